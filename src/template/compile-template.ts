@@ -1,0 +1,127 @@
+import { LruCache } from './cache.js'
+import { type Diagnostic, LineCounter, TemplateError } from './errors.js'
+import { type Parsed, parse } from './parse.js'
+import type { Instruction } from './program.js'
+import { type RenderTarget, render, type TemplateValues } from './render.js'
+import { BRACKET, tokenizeBracket } from './tokenize-bracket.js'
+import { MUSTACHE, tokenizeMustache } from './tokenize-mustache.js'
+
+export type Dialect = 'mustache' | 'bracket'
+
+export interface TemplateOptions {
+  /** `mustache` (`{{key}}`, the default) or `bracket` (`[namespace:key]`, seed 000's dialect). */
+  dialect?: Dialect
+  /** Fail on what lenient mode would keep as text. Defaults to `true` for mustache, `false` for bracket. */
+  strict?: boolean
+  /** Names the template in errors (a file or section name). */
+  name?: string
+}
+
+/** A compiled template: parse once, render many times. */
+export interface Template {
+  readonly source: string
+  readonly dialect: Dialect
+  readonly strict: boolean
+  /** Keys referenced by insertions and conditions, in first-appearance order, deduplicated. */
+  readonly variables: readonly string[]
+  /** Lenient mode: what strict mode would have rejected, in source order. Empty in strict mode. */
+  readonly diagnostics: readonly Diagnostic[]
+  render(values: TemplateValues): string
+}
+
+/** Lenient mode lists at most this many diagnostics, then one that counts the rest. */
+const MAX_DIAGNOSTICS = 100
+/** Sources longer than this are compiled but not cached. */
+const MAX_CACHED_SOURCE = 1 << 20
+const cache = new LruCache<string, CompiledTemplate[]>(256)
+
+class CompiledTemplate implements Template, RenderTarget {
+  readonly variables: readonly string[]
+  readonly variableOffsets: readonly number[]
+  readonly program: readonly Instruction[]
+
+  constructor(
+    readonly source: string,
+    readonly dialect: Dialect,
+    readonly strict: boolean,
+    readonly name: string | undefined,
+    parsed: Parsed,
+    readonly diagnostics: readonly Diagnostic[],
+  ) {
+    this.variables = parsed.variables
+    this.variableOffsets = parsed.variableOffsets
+    this.program = parsed.program
+  }
+
+  render(values: TemplateValues): string {
+    return render(this, values)
+  }
+}
+
+/**
+ * Compiles a template in either dialect (SPEC §2).
+ *
+ * Strict mode throws a {@link TemplateError} for the first parse-time
+ * problem (`malformed-reference`, `unclosed-block`, `stray-tag`) and its
+ * `render` throws for unknown or valueless keys; lenient mode keeps such
+ * tags as text, lists them in `diagnostics`, and renders absent keys as
+ * `''`. Compiled templates are cached by source and options.
+ */
+export function compileTemplate(source: string, options: TemplateOptions = {}): Template {
+  if (typeof source !== 'string') throw new TypeError('compileTemplate: source must be a string')
+  const dialect = options.dialect ?? 'mustache'
+  if (dialect !== 'mustache' && dialect !== 'bracket') {
+    throw new TypeError(`compileTemplate: unknown dialect "${String(dialect)}"; use "mustache" or "bracket"`)
+  }
+  const strict = options.strict ?? dialect === 'mustache'
+  const name = options.name
+  const cached = cache.get(source)
+  const hit = cached?.find((t) => t.dialect === dialect && t.strict === strict && t.name === name)
+  if (hit !== undefined) return hit
+
+  const syntax = dialect === 'mustache' ? MUSTACHE : BRACKET
+  const tokens = dialect === 'mustache' ? tokenizeMustache(source) : tokenizeBracket(source)
+  const parsed = parse(source, tokens, syntax)
+  let diagnostics: Diagnostic[] = []
+  if (parsed.problems.length > 0) {
+    if (strict) {
+      const first = parsed.problems[0]!
+      throw TemplateError.at(source, first.offset, {
+        code: first.code,
+        template: name,
+        detail: first.message,
+      })
+    }
+    diagnostics = toDiagnostics(source, parsed)
+  }
+  const template = new CompiledTemplate(source, dialect, strict, name, parsed, diagnostics)
+  if (source.length <= MAX_CACHED_SOURCE) {
+    if (cached === undefined) cache.set(source, [template])
+    else cached.push(template)
+  }
+  return template
+}
+
+function toDiagnostics(source: string, parsed: Parsed): Diagnostic[] {
+  const lines = new LineCounter(source)
+  const { problems } = parsed
+  const shown = problems.slice(0, MAX_DIAGNOSTICS).map((p) => ({
+    code: p.code,
+    message: p.message,
+    ...lines.at(p.offset),
+  }))
+  if (problems.length > MAX_DIAGNOSTICS) {
+    const next = problems[MAX_DIAGNOSTICS]!
+    shown.push({
+      code: next.code,
+      message: `${problems.length - MAX_DIAGNOSTICS} more problems not listed; fix the ones above first`,
+      ...lines.at(next.offset),
+    })
+  }
+  return shown
+}
+
+/** Empties the compiled-template cache (for tests and long-lived processes that load many one-off templates). */
+export function clearTemplateCache(): void {
+  cache.clear()
+}

@@ -1,0 +1,10 @@
+export {
+  clearTemplateCache,
+  compileTemplate,
+  type Dialect,
+  type Template,
+  type TemplateOptions,
+} from './compile-template.js'
+export { type Diagnostic, TemplateError, type TemplateErrorCode } from './errors.js'
+export { isValidKey, keyNamespace } from './keys.js'
+export type { TemplateValues } from './render.js'
