@@ -5,3 +5,4 @@
  * nothing from `node:*`, so it also runs in a browser.
  */
 export * from './template/index.js'
+export * from './registry/index.js'

@@ -1,0 +1,159 @@
+import { compileTemplate, keyNamespace } from '../template/index.js'
+import { RegistryError } from './errors.js'
+import type { Layer } from './layer.js'
+import { restoreProtected } from './protect.js'
+import { keyStability } from './resolve-variables.js'
+import { orderTools, TOOL_ORDER_REST } from './tool-order.js'
+import type {
+  AssembleContext,
+  AssembledSection,
+  AssembleMiddleware,
+  PromptAssembly,
+  PromptSection,
+  Stability,
+  ToolSchema,
+  VariableResolver,
+} from './types.js'
+import { runWaterfall } from './waterfall.js'
+
+/** The layers one assembly sees, snapshotted when it starts. */
+export interface AssemblyInputs {
+  layers: readonly Layer[] // global first, then the scope's (which shadows)
+  middleware: readonly AssembleMiddleware[]
+  toolOrder: readonly string[] | undefined
+}
+
+function resolveSection(section: PromptSection, ctx: AssembleContext): AssembledSection {
+  const text = typeof section.text === 'function' ? section.text(ctx) : section.text
+  if (typeof text !== 'string') {
+    throw new TypeError(
+      `section "${section.name}" produced ${typeof text}; a section's text must be a string`,
+    )
+  }
+  const out: AssembledSection = {
+    name: section.name,
+    order: section.order,
+    text,
+    dialect: section.dialect ?? 'mustache',
+    stability: section.stability ?? 'static',
+  }
+  if (section.priority !== undefined) out.priority = section.priority
+  return out
+}
+
+function collectTools(
+  layers: readonly Layer[],
+  ctx: AssembleContext,
+  toolOrder: AssemblyInputs['toolOrder'],
+): ToolSchema[] {
+  const byName = new Map<string, ToolSchema>()
+  const known = new Set<string>()
+  for (const layer of layers) {
+    for (const { provider } of layer.toolProviders) {
+      const { schemas, knownNames } = provider(ctx)
+      for (const tool of schemas) {
+        if (tool.name === TOOL_ORDER_REST) {
+          throw new RegistryError(
+            'reserved-tool-name',
+            `a tool provider returned a tool named "${TOOL_ORDER_REST}"; that name is reserved for toolOrder`,
+          )
+        }
+        // A later (scoped) provider's tool replaces an earlier one of the same name.
+        byName.delete(tool.name)
+        byName.set(tool.name, { ...tool, parameters: structuredClone(tool.parameters) })
+      }
+      for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
+    }
+  }
+  return orderTools([...byName.values()], toolOrder, known)
+}
+
+/** Resolves the namespaced keys the sections reference, with the resolver each namespace has (a scoped one shadows). */
+async function resolveNamespaced(
+  sections: readonly AssembledSection[],
+  resolvers: ReadonlyMap<string, VariableResolver>,
+  ctx: AssembleContext,
+  variables: Record<string, string | undefined>,
+  stability: Record<string, Stability>,
+): Promise<void> {
+  const wanted = new Map<VariableResolver, string[]>()
+  for (const section of sections) {
+    for (const key of compileTemplate(section.text, { dialect: section.dialect, strict: false }).variables) {
+      const ns = keyNamespace(key)
+      const resolver = ns === undefined ? undefined : resolvers.get(ns)
+      if (resolver === undefined || Object.hasOwn(variables, key)) continue
+      variables[key] = undefined
+      const list = wanted.get(resolver)
+      if (list === undefined) wanted.set(resolver, [key])
+      else list.push(key)
+    }
+  }
+  await Promise.all(
+    [...wanted].map(async ([resolver, keys]) => {
+      const values = await resolver.resolve(keys, ctx)
+      for (const key of keys) {
+        const value = values.get(key)
+        variables[key] = typeof value === 'string' ? value : undefined
+        stability[key] = keyStability(resolver, key)
+      }
+    }),
+  )
+}
+
+/**
+ * One assembly (SPEC §4): sections merged by name (a scoped one shadows the
+ * global) and sorted by order, variables and resolved namespaced keys, tools
+ * in canonical order; then the waterfall; then protections restored.
+ */
+export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext): Promise<PromptAssembly> {
+  const { layers } = inputs
+  const protectedSections = new Set<string>()
+  const protectedTools = new Set<string>()
+  const sectionByName = new Map<string, PromptSection>()
+  const resolvers = new Map<string, VariableResolver>()
+  const variables: Record<string, string | undefined> = {}
+  const stability: Record<string, Stability> = {}
+  for (const layer of layers) {
+    for (const p of layer.protections) {
+      for (const name of p.sections ?? []) protectedSections.add(name)
+      for (const name of p.tools ?? []) protectedTools.add(name)
+    }
+    // A scoped section takes the place of the global one it shadows.
+    for (const [name, section] of layer.sections) sectionByName.set(name, section)
+    for (const [ns, resolver] of layer.resolvers) resolvers.set(ns, resolver)
+  }
+  for (const layer of layers) {
+    for (const [name, { provider, info }] of layer.variables) {
+      const value = provider(ctx)
+      if (value !== undefined && value !== null && typeof value !== 'string') {
+        throw new TypeError(
+          `variable "${name}" produced ${typeof value}; a variable's value must be a string or undefined`,
+        )
+      }
+      variables[name] = value ?? undefined
+      stability[name] = info.stability ?? 'session'
+    }
+  }
+  const sections = [...sectionByName.values()]
+    .map((s) => resolveSection(s, ctx))
+    .sort((a, b) => a.order - b.order)
+  const tools = collectTools(layers, ctx, inputs.toolOrder)
+  await resolveNamespaced(sections, resolvers, ctx, variables, stability)
+
+  const assembly: PromptAssembly = { sections, tools, variables, stability }
+  const canonicalSections = protectedSections.size > 0 ? structuredClone(sections) : undefined
+  const canonicalTools = protectedTools.size > 0 ? structuredClone(tools) : undefined
+  const result = await runWaterfall(inputs.middleware, assembly, ctx)
+  if (canonicalSections === undefined && canonicalTools === undefined) return result
+  return {
+    ...result,
+    sections:
+      canonicalSections === undefined
+        ? result.sections
+        : restoreProtected(canonicalSections, result.sections, protectedSections),
+    tools:
+      canonicalTools === undefined
+        ? result.tools
+        : restoreProtected(canonicalTools, result.tools, protectedTools),
+  }
+}

@@ -1,0 +1,6 @@
+export { createPromptRegistry, IDENTITY_SECTION, PERSONA_SECTION } from './create-registry.js'
+export { RegistryError, type RegistryErrorCode } from './errors.js'
+export { type RenderedSection, renderPrompt, renderSections, SECTION_SEPARATOR } from './render-prompt.js'
+export { keyStability, resolveVariables } from './resolve-variables.js'
+export { TOOL_ORDER_REST } from './tool-order.js'
+export type * from './types.js'
