@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { constants } from 'node:fs'
 import { open, realpath, stat } from 'node:fs/promises'
 import { homedir, hostname, platform, release } from 'node:os'
@@ -82,39 +82,122 @@ const nodeFs: FileSystemAdapter = {
   },
 }
 
-const nodeGit: GitAdapter = {
-  run(args, { cwd, timeoutMs }) {
-    return new Promise((resolve) => {
-      execFile(
-        'git',
-        ['-c', 'core.quotepath=off', '--no-optional-locks', ...args],
-        {
-          cwd,
-          timeout: timeoutMs,
-          killSignal: 'SIGKILL',
-          maxBuffer: 1 << 20,
-          // Never prompt: no terminal prompt, no credential helper, no pager.
-          env: {
-            ...process.env,
-            GIT_TERMINAL_PROMPT: '0',
-            GIT_ASKPASS: '',
-            SSH_ASKPASS: '',
-            GIT_PAGER: 'cat',
-            GCM_INTERACTIVE: 'never',
-            LC_ALL: 'C',
-          },
-          windowsHide: true,
-        },
-        (error, stdout) => {
-          if (error === null) return resolve({ ok: true, stdout })
-          const e = error as NodeJS.ErrnoException & { killed?: boolean }
-          if (e.code === 'ENOENT') return resolve({ ok: false, stdout: '', failure: 'missing' })
-          if (e.killed === true) return resolve({ ok: false, stdout: '', failure: 'timeout' })
-          resolve({ ok: false, stdout: '', failure: 'error' })
-        },
-      )
-    })
-  },
+/** How the real git adapter finds and starts git. */
+export interface NodeGitOptions {
+  /** The git executable, looked up on the `PATH` of `env` unless it is a path. Defaults to `git`. */
+  command?: string
+  /** The environment git starts from (defaults to `process.env`); the no-prompt settings are always added. */
+  env?: NodeJS.ProcessEnv
+  /** Stdout kept; a command printing more fails with `error`. Defaults to 8 MiB. */
+  maxOutputBytes?: number
+}
+
+/**
+ * Variables that point git at a repository other than the one found from
+ * `cwd` (what `git rev-parse --local-env-vars` lists). A harness started from
+ * a git hook inherits them; git must still answer for the directory asked.
+ */
+const REPOSITORY_ENV = [
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_IMPLICIT_WORK_TREE',
+  'GIT_GRAFT_FILE',
+  'GIT_INDEX_FILE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_PREFIX',
+  'GIT_INTERNAL_SUPER_PREFIX',
+  'GIT_SHALLOW_FILE',
+  'GIT_COMMON_DIR',
+]
+
+function gitEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base }
+  for (const name of REPOSITORY_ENV) delete env[name]
+  return {
+    ...env,
+    // Never prompt: no terminal prompt, no credential helper, no pager.
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GIT_PAGER: 'cat',
+    GCM_INTERACTIVE: 'never',
+    GIT_OPTIONAL_LOCKS: '0',
+    LC_ALL: 'C',
+  }
+}
+
+/**
+ * The real git adapter (SPEC §3): runs git without a shell, stdin closed and
+ * in a process group of its own with no controlling terminal, so it can never
+ * prompt. On timeout the whole group is killed and the call resolves at once,
+ * even if a grandchild (a hook, ssh, a credential helper) still holds the
+ * output pipe open; waiting for the pipe to close is what made a hung git
+ * hang its caller.
+ */
+export function nodeGitAdapter(options: NodeGitOptions = {}): GitAdapter {
+  const command = options.command ?? 'git'
+  const maxOutput = options.maxOutputBytes ?? 8 << 20
+  return {
+    run(args, { cwd, timeoutMs }) {
+      return new Promise((resolve) => {
+        let settled = false
+        const chunks: Buffer[] = []
+        let length = 0
+        let child: ChildProcess | undefined
+        const finish = (result: GitResult, kill = false): void => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          if (kill) killGroup(child)
+          resolve(result)
+        }
+        const timer = setTimeout(() => finish({ ok: false, stdout: '', failure: 'timeout' }, true), timeoutMs)
+        try {
+          child = spawn(command, ['-c', 'core.quotepath=off', '--no-optional-locks', ...args], {
+            cwd,
+            env: gitEnv(options.env ?? process.env),
+            stdio: ['ignore', 'pipe', 'ignore'],
+            detached: process.platform !== 'win32',
+            windowsHide: true,
+          })
+        } catch {
+          clearTimeout(timer)
+          resolve({ ok: false, stdout: '', failure: 'missing' })
+          return
+        }
+        child.stdout?.on('data', (chunk: Buffer) => {
+          length += chunk.length
+          if (length > maxOutput) return finish({ ok: false, stdout: '', failure: 'error' }, true)
+          chunks.push(chunk)
+        })
+        child.on('error', (error: NodeJS.ErrnoException) => {
+          // ENOENT is also what a missing `cwd` reports: either way git cannot answer for it.
+          finish({ ok: false, stdout: '', failure: error.code === 'ENOENT' ? 'missing' : 'error' })
+        })
+        child.on('close', (code) => {
+          if (code === 0) finish({ ok: true, stdout: Buffer.concat(chunks).toString('utf8') })
+          else finish({ ok: false, stdout: '', failure: 'error' })
+        })
+      })
+    },
+  }
+}
+
+/** Kills git and everything it started (its process group); some of it may already be gone. */
+function killGroup(child: ChildProcess | undefined): void {
+  if (child?.pid === undefined) return
+  try {
+    if (process.platform === 'win32') child.kill('SIGKILL')
+    else process.kill(-child.pid, 'SIGKILL')
+  } catch {
+    // Already exited between the check and the kill.
+  }
 }
 
 const nodeOs: OsAdapter = {
@@ -127,5 +210,5 @@ const nodeOs: OsAdapter = {
 
 /** The real adapters, with any of them replaced. */
 export function nodeAdapters(overrides: Partial<Adapters> = {}): Adapters {
-  return { clock: systemClock, fs: nodeFs, git: nodeGit, os: nodeOs, ...overrides }
+  return { clock: systemClock, fs: nodeFs, git: nodeGitAdapter(), os: nodeOs, ...overrides }
 }

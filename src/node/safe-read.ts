@@ -33,7 +33,11 @@ export function isInside(root: string, path: string): boolean {
  * refused, and a file over `maxBytes` is cut at a character boundary. A
  * refusal says only why, never what the file holds.
  */
-export async function readConfinedFile(path: string, base: string, options: ReadOptions): Promise<ReadOutcome> {
+export async function readConfinedFile(
+  path: string,
+  base: string,
+  options: ReadOptions,
+): Promise<ReadOutcome> {
   if (path.length === 0 || path.includes('\0')) return { ok: false, reason: 'invalid-path' }
   const { fs } = options
   const lexical = resolve(base, path)
@@ -67,8 +71,22 @@ export async function readConfinedFile(path: string, base: string, options: Read
   const sniff = bytes.subarray(0, BINARY_SNIFF)
   if (sniff.includes(0)) return { ok: false, reason: 'binary' }
   const truncated = size > bytes.length
-  let text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(bytes)
-  // A cut can split a multi-byte character: drop the partial one.
-  if (truncated && text.endsWith('\uFFFD')) text = text.slice(0, -1)
+  // A cut can split a multi-byte character: drop its partial bytes before
+  // decoding (a genuine U+FFFD at the cut stays).
+  const kept = truncated ? bytes.subarray(0, completeUtf8Length(bytes)) : bytes
+  const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(kept)
   return { ok: true, text, realPath: real, size, truncated }
+}
+
+/** The length of `bytes` without a UTF-8 sequence cut short at its end. */
+function completeUtf8Length(bytes: Uint8Array): number {
+  const n = bytes.length
+  // Step back over continuation bytes (at most three) to the last lead byte.
+  for (let i = n - 1; i >= 0 && i >= n - 4; i--) {
+    const b = bytes[i]!
+    if ((b & 0xc0) === 0x80) continue
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1
+    return need > n - i ? i : n
+  }
+  return n
 }

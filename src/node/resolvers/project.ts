@@ -1,0 +1,65 @@
+import type { AssembleContext, VariableInfo, VariableResolver } from '../../registry/types.js'
+import type { FileSystemAdapter, OsAdapter } from '../adapters.js'
+import { discoverInstructions } from '../instructions/discover.js'
+import { findProjectRoot } from '../project-root.js'
+
+export interface ProjectResolverOptions {
+  fs: FileSystemAdapter
+  /** Gives the home directory, where instruction discovery finds the global files. */
+  os: OsAdapter
+  /** The configured root: the project root when no `.git` is found above the working directory. */
+  root: string
+  cwdOf: (context: AssembleContext) => string
+}
+
+const CATALOG: VariableInfo[] = [
+  {
+    key: 'project:root',
+    description: 'The project root: the nearest directory holding `.git`, else the configured root',
+    example: '/home/ada/project',
+    stability: 'session',
+  },
+  {
+    key: 'project:instructions',
+    description: 'The instruction files (AGENTS.md and friends) found for the working directory, as one text',
+    example: '# AGENTS.md\n…',
+    stability: 'session',
+  },
+]
+
+/**
+ * The `project` namespace (SPEC §3, §6): the project root, and the
+ * instruction files discovered for the working directory as the one text
+ * `discoverInstructions` builds (absent when it finds no file). Each is
+ * computed only when asked for.
+ */
+export function projectResolver(options: ProjectResolverOptions): VariableResolver {
+  return {
+    namespace: 'project',
+    describe: () => CATALOG.map((info) => ({ ...info })),
+    async resolve(keys, context) {
+      const cwd = options.cwdOf(context)
+      let root: Promise<string> | undefined
+      // Both keys need the root: find it at most once per call.
+      const projectRoot = (): Promise<string> => {
+        root ??= findProjectRoot({ cwd, root: options.root, fs: options.fs })
+        return root
+      }
+      const instructions = async (): Promise<string | null> => {
+        const found = await discoverInstructions({
+          cwd,
+          root: await projectRoot(),
+          home: options.os.homedir(),
+          fs: options.fs,
+        })
+        return found.files.length === 0 ? null : found.text
+      }
+      const values = await Promise.all(
+        keys.map((key) =>
+          key === 'project:root' ? projectRoot() : key === 'project:instructions' ? instructions() : null,
+        ),
+      )
+      return new Map(keys.map((key, i) => [key, values[i] ?? null]))
+    },
+  }
+}
