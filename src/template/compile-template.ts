@@ -48,9 +48,12 @@ class CompiledTemplate implements Template, RenderTarget {
     parsed: Parsed,
     readonly diagnostics: readonly Diagnostic[],
   ) {
-    this.variables = parsed.variables
+    // Cached templates are shared by every caller: nothing of them may change.
+    this.variables = Object.freeze(parsed.variables)
     this.variableOffsets = parsed.variableOffsets
     this.program = parsed.program
+    Object.freeze(diagnostics)
+    Object.freeze(this)
   }
 
   render(values: TemplateValues): string {
@@ -89,7 +92,7 @@ export function compileTemplate(source: string, options: TemplateOptions = {}): 
       throw TemplateError.at(source, first.offset, {
         code: first.code,
         template: name,
-        detail: first.message,
+        detail: first.message(),
       })
     }
     diagnostics = toDiagnostics(source, parsed)
@@ -107,7 +110,7 @@ function toDiagnostics(source: string, parsed: Parsed): Diagnostic[] {
   const { problems } = parsed
   const shown = problems.slice(0, MAX_DIAGNOSTICS).map((p) => ({
     code: p.code,
-    message: p.message,
+    message: p.message(),
     ...lines.at(p.offset),
   }))
   if (problems.length > MAX_DIAGNOSTICS) {

@@ -51,6 +51,28 @@ export class LineCounter {
   }
 }
 
+/**
+ * `text` with its line breaks (`\r`, `\n`, U+2028, U+2029) written as escapes,
+ * so that a message quoting user text stays on one line.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]/g, (c) =>
+    c === '\r' ? '\\r' : c === '\n' ? '\\n' : c === '\u2028' ? '\\u2028' : '\\u2029',
+  )
+}
+
+/** Longest piece of source a message quotes before cutting it short with `…`. */
+const MAX_EXCERPT = 60
+
+/** A piece of source fit to quote in a one-line message: line breaks escaped, long text shortened. */
+export function excerpt(text: string): string {
+  if (text.length <= MAX_EXCERPT) return oneLine(text)
+  let cut = MAX_EXCERPT - 1
+  const last = text.charCodeAt(cut - 1)
+  if (last >= 0xd800 && last <= 0xdbff) cut-- // never split a surrogate pair
+  return `${oneLine(text.slice(0, cut))}…`
+}
+
 /** The line and column of `offset` in `text`. */
 export function positionOf(text: string, offset: number): Position {
   return new LineCounter(text).at(offset)
@@ -85,10 +107,11 @@ export class TemplateError extends Error {
 
   constructor(init: TemplateErrorInit) {
     const where = init.template === undefined ? 'template' : `template "${init.template}"`
-    super(`${where} line ${init.line}, column ${init.column}: ${init.detail} [${init.code}]`, {
+    // One line whatever the name, the known keys or the quoted source hold (SPEC §2).
+    super(oneLine(`${where} line ${init.line}, column ${init.column}: ${init.detail} [${init.code}]`), {
       cause: init.cause,
     })
-    this.detail = init.detail
+    this.detail = oneLine(init.detail)
     this.code = init.code
     this.line = init.line
     this.column = init.column

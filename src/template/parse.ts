@@ -1,4 +1,4 @@
-import type { TemplateErrorCode } from './errors.js'
+import { excerpt, type TemplateErrorCode } from './errors.js'
 import { Instruction, Op } from './program.js'
 import { type DialectSyntax, type Tag, TagKind, type TokenizeResult } from './tokens.js'
 
@@ -6,7 +6,8 @@ import { type DialectSyntax, type Tag, TagKind, type TokenizeResult } from './to
 export interface Problem {
   code: TemplateErrorCode
   offset: number
-  message: string
+  /** Built only for the problems shown: megabytes of stray braces make a million problems. */
+  message: () => string
 }
 
 export interface Parsed {
@@ -32,9 +33,10 @@ export function parse(source: string, tokens: TokenizeResult, syntax: DialectSyn
   const problems: Problem[] = tokens.malformed.map((m) => ({
     code: 'malformed-reference',
     offset: m.start,
-    message: m.unpaired
-      ? `"${syntax.open}" opens no complete ${syntax.open}…${syntax.close} group while a "${syntax.close}" follows; close the reference or remove the extra braces`
-      : `"${source.slice(m.start, m.end)}" is not a valid reference; write {{name}}, {{namespace:key}}, {{#if key}}, {{else}} or {{/if}}, with no spaces inside the braces`,
+    message: () =>
+      m.unpaired
+        ? `"${syntax.open}" opens no complete ${syntax.open}…${syntax.close} group while a "${syntax.close}" follows; close the reference or remove the extra braces`
+        : `"${excerpt(source.slice(m.start, m.end))}" is not a valid reference; write {{name}}, {{namespace:key}}, {{#if key}}, {{else}} or {{/if}}, with no spaces inside the braces`,
   }))
   const literal = pair(tags, syntax, problems)
   if (problems.length > 1) problems.sort((a, b) => a.offset - b.offset)
@@ -70,7 +72,7 @@ function pair(tags: Tag[], syntax: DialectSyntax, problems: Problem[]): Uint8Arr
         problems.push({
           code: 'stray-tag',
           offset: tag.start,
-          message:
+          message: () =>
             top < 0
               ? `"${syntax.elseTag}" has no open block; remove it or add ${syntax.ifTag('key')} before it`
               : `second "${syntax.elseTag}" in one block; a block takes one ${syntax.elseTag}`,
@@ -83,7 +85,8 @@ function pair(tags: Tag[], syntax: DialectSyntax, problems: Problem[]): Uint8Arr
         problems.push({
           code: 'stray-tag',
           offset: tag.start,
-          message: `"${syntax.endTag}" closes no open block; remove it or add ${syntax.ifTag('key')} before it`,
+          message: () =>
+            `"${syntax.endTag}" closes no open block; remove it or add ${syntax.ifTag('key')} before it`,
         })
       }
     }
@@ -94,7 +97,8 @@ function pair(tags: Tag[], syntax: DialectSyntax, problems: Problem[]): Uint8Arr
     problems.push({
       code: 'unclosed-block',
       offset: tag.start,
-      message: `"${syntax.ifTag((tag.negated ? '!' : '') + tag.key)}" is never closed; add ${syntax.endTag}`,
+      message: () =>
+        `"${syntax.ifTag((tag.negated ? '!' : '') + tag.key)}" is never closed; add ${syntax.endTag}`,
     })
     const orphan = elseOf[i]!
     if (orphan >= 0) {
@@ -102,7 +106,7 @@ function pair(tags: Tag[], syntax: DialectSyntax, problems: Problem[]): Uint8Arr
       problems.push({
         code: 'stray-tag',
         offset: tags[orphan]!.start,
-        message: `"${syntax.elseTag}" belongs to a block that is never closed; add ${syntax.endTag}`,
+        message: () => `"${syntax.elseTag}" belongs to a block that is never closed; add ${syntax.endTag}`,
       })
     }
   }

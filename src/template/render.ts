@@ -44,9 +44,10 @@ function has(values: TemplateValues, isMap: boolean, key: string): boolean {
 
 /**
  * Runs a compiled program. One loop, no recursion: `If` jumps past a branch
- * whose test fails, `Jump` skips an `else` branch. Strict mode first checks
- * that every referenced key is known (so a typo in a branch not taken still
- * fails), then fails on an insertion whose value is absent.
+ * whose test fails, `Jump` skips an `else` branch. Both modes first check the
+ * type of every referenced value; strict mode also checks that every
+ * referenced key is known (so a typo in a branch not taken still fails),
+ * then fails on an insertion whose value is absent.
  */
 export function render(target: RenderTarget, values: TemplateValues): string {
   if (values === null || typeof values !== 'object') {
@@ -55,6 +56,7 @@ export function render(target: RenderTarget, values: TemplateValues): string {
   const isMap = isMapLike(values)
   const { program, strict } = target
   if (strict) checkKnown(target, values, isMap)
+  else checkTypes(target, values, isMap)
   let out = ''
   const n = program.length
   let pc = 0
@@ -80,6 +82,16 @@ export function render(target: RenderTarget, values: TemplateValues): string {
     }
   }
   return out
+}
+
+/**
+ * Type-checks the value of every referenced key, taken branch or not, so a
+ * non-string value fails whatever the other values are (strict mode does
+ * this in {@link checkKnown}).
+ */
+function checkTypes(target: RenderTarget, values: TemplateValues, isMap: boolean): void {
+  const { variables } = target
+  for (let i = 0; i < variables.length; i++) read(values, isMap, variables[i]!)
 }
 
 function checkKnown(target: RenderTarget, values: TemplateValues, isMap: boolean): void {
