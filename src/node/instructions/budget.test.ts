@@ -1,0 +1,136 @@
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import { utf8Length } from '../../compile/hash.js'
+import { cutAtLine, groupDigits, nearestFirst, omissionNotice, rootFirstSilent } from './budget.js'
+import { discoverInstructions } from './discover.js'
+import { explainInstructions } from './explain.js'
+import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
+
+afterAll(removeFixtures)
+
+describe('budget arithmetic', () => {
+  it('cuts at a line boundary and groups digits in notices', () => {
+    expect(cutAtLine('one\ntwo\nthree\n', 9)).toBe('one\ntwo\n')
+    expect(cutAtLine('one\ntwo\n', 3)).toBe('')
+    expect(cutAtLine('é\nx\n', 3)).toBe('é\n')
+    expect(groupDigits(2118)).toBe('2 118')
+    expect(groupDigits(1234567)).toBe('1 234 567')
+    expect(omissionNotice(2118, 'docs/AGENTS.md')).toBe('[… 2 118 bytes of docs/AGENTS.md omitted …]')
+  })
+
+  it('keeps the nearest text whole first and never lets a farther text win bytes a nearer one lost', () => {
+    const item = fc.record({
+      text: fc.string({ unit: 'grapheme', maxLength: 60 }),
+      distance: fc.integer({ min: 0, max: 4 }),
+    })
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 8 }), fc.nat(300), (items, maxBytes) => {
+        const cuts = nearestFirst(items, maxBytes)
+        let total = 0
+        cuts.forEach((cut, i) => {
+          const text = items[i]!.text
+          expect(text.startsWith(cut.kept)).toBe(true)
+          expect(cut.kept === '' || cut.kept === text || cut.kept.endsWith('\n')).toBe(true)
+          expect(utf8Length(cut.kept) + cut.omitted).toBe(utf8Length(text))
+          total += utf8Length(cut.kept)
+        })
+        expect(total).toBeLessThanOrEqual(maxBytes)
+        // Anything farther than a cut text (or as far, but earlier in load order) is cut entirely.
+        cuts.forEach((cut, i) => {
+          if (cut.omitted === 0) return
+          cuts.forEach((other, j) => {
+            const farther =
+              items[j]!.distance > items[i]!.distance || (items[j]!.distance === items[i]!.distance && j < i)
+            if (farther) expect(other.kept).toBe('')
+          })
+        })
+      }),
+    )
+  })
+
+  it('spends Codex caps root first, silently, dropping what is left over', () => {
+    expect(rootFirstSilent(['aaaa', 'bbbb', 'cccc'], 6)).toEqual([
+      { kept: 'aaaa', omitted: 0 },
+      { kept: 'bb', omitted: 2 },
+      null,
+    ])
+    expect(rootFirstSilent(['  \n', 'x'], 2)).toEqual([null, { kept: 'x', omitted: 0 }])
+    expect(rootFirstSilent(['aé'], 2)).toEqual([{ kept: 'a', omitted: 2 }])
+  })
+})
+
+describe('nearest-first budget in discovery', () => {
+  async function layered() {
+    const repo = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'root line one\nroot line two\nroot line three\n',
+      'docs/AGENTS.md': 'docs line one\ndocs line two\n',
+      'docs/api/AGENTS.md': 'api rules, kept whole\n',
+    })
+    return { repo, cwd: join(repo, 'docs/api') }
+  }
+
+  it('keeps the nearest file whole, cuts its parents at a line with a visible notice', async () => {
+    const { repo, cwd } = await layered()
+    // api (22 bytes) + docs (28 bytes) fit in 64; 14 bytes remain for the root file: its first line.
+    const options = { cwd, home: await emptyHome(), maxBytes: 64 }
+    const found = await discoverInstructions(options)
+    expect(found.preload).toBe('truncated')
+    expect(found.files.map((f) => [f.path, f.truncated])).toEqual([
+      [join(repo, 'AGENTS.md'), true],
+      [join(repo, 'docs/AGENTS.md'), false],
+      [join(repo, 'docs/api/AGENTS.md'), false],
+    ])
+    expect(found.text).toBe(
+      [
+        '<!-- AGENTS.md -->',
+        'root line one',
+        '[… 30 bytes of AGENTS.md omitted …]',
+        '',
+        '<!-- docs/AGENTS.md -->',
+        'docs line one',
+        'docs line two',
+        '',
+        '<!-- docs/api/AGENTS.md -->',
+        'api rules, kept whole',
+        '',
+      ].join('\n'),
+    )
+    expect(found.diagnostics).toMatchObject([{ code: 'truncated', path: join(repo, 'AGENTS.md') }])
+    const why = await explainInstructions({ ...options, file: join(repo, 'AGENTS.md') })
+    expect(why).toMatchObject({ status: 'truncated', code: 'truncated' })
+    expect(why.reason).toContain('30 cut by the 64-byte cap')
+  })
+
+  it('cuts farther files entirely once a nearer one was cut, still naming them', async () => {
+    const { repo, cwd } = await layered()
+    const found = await discoverInstructions({ cwd, home: await emptyHome(), maxBytes: 30 })
+    expect(found.files.map((f) => f.truncated)).toEqual([true, true, false])
+    expect(found.text).toContain('<!-- AGENTS.md -->\n[… 44 bytes of AGENTS.md omitted …]\n')
+    expect(found.text).toContain('<!-- docs/AGENTS.md -->\n[… 28 bytes of docs/AGENTS.md omitted …]\n')
+    expect(found.diagnostics.map((d) => d.path)).toEqual([
+      join(repo, 'AGENTS.md'),
+      join(repo, 'docs/AGENTS.md'),
+    ])
+  })
+
+  it('counts the global file last', async () => {
+    const { cwd } = await layered()
+    const home = await fixtureTree({ '.config/sysprompt/AGENTS.md': 'global rules\n' })
+    const found = await discoverInstructions({ cwd, home, maxBytes: 94 })
+    expect(found.files.map((f) => f.truncated)).toEqual([true, false, false, false])
+    expect(
+      found.text.startsWith(
+        '<!-- ~/.config/sysprompt/AGENTS.md -->\n[… 13 bytes of ~/.config/sysprompt/AGENTS.md omitted …]\n',
+      ),
+    ).toBe(true)
+  })
+
+  it('is full at the default 32 KiB for small files', async () => {
+    const { cwd } = await layered()
+    const found = await discoverInstructions({ cwd, home: await emptyHome() })
+    expect(found.preload).toBe('full')
+    expect(found.files.every((f) => !f.truncated)).toBe(true)
+  })
+})

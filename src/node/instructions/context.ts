@@ -1,0 +1,153 @@
+import { homedir } from 'node:os'
+import { parse, relative, resolve, sep } from 'node:path'
+import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
+import { isInside } from '../safe-read.js'
+import { findGitRoot } from './git-root.js'
+import type {
+  DiscoverInstructionsOptions,
+  InstructionDiagnostic,
+  InstructionDiagnosticCode,
+  InstructionExplanation,
+  InstructionMode,
+  InstructionReasonCode,
+  PreloadRequest,
+} from './types.js'
+
+/** What discovery decided about one file, kept for `explainInstructions`. */
+export type Decision = Omit<InstructionExplanation, 'file'>
+
+/** Decisions that say a file made it into the prompt. */
+const LOADED: ReadonlySet<InstructionReasonCode> = new Set(['included', 'imported', 'truncated'])
+
+/** Skips about one import of a file that may be loaded through another path: they never hide that it was loaded. */
+const SOFT: ReadonlySet<InstructionReasonCode> = new Set(['duplicate', 'import-cycle', 'import-too-deep'])
+
+/**
+ * Everything one discovery run knows: the resolved directories, the options,
+ * the diagnostics so far and a decision for every file it looked at. Modes
+ * read it and record into it; nothing here touches a file except the setup.
+ */
+export class DiscoveryContext {
+  readonly diagnostics: InstructionDiagnostic[] = []
+  readonly decisions = new Map<string, Decision>()
+  /** Directories the mode's walk covered, and a sentence describing the walk (for explanations). */
+  walk: { dirs: readonly string[]; description: string } = { dirs: [], description: '' }
+  /** Every file name the mode reads in a walked directory (for explanations). */
+  candidates: readonly string[] = []
+
+  constructor(
+    readonly mode: InstructionMode,
+    /** Real path of the working directory. */
+    readonly cwd: string,
+    /** The project root (real path): the `root` option, else the git root, else `cwd`. */
+    readonly root: string,
+    /** The `root` option or the nearest `.git` ancestor: what harnesses that stop at the git root stop at; null outside a repository. */
+    readonly gitRoot: string | null,
+    /** Real path of the home directory. */
+    readonly home: string,
+    /** Whether `home` was passed (otherwise `XDG_CONFIG_HOME` may locate the sysprompt global file). */
+    readonly homeGiven: boolean,
+    /** Real path where upward walks stop. */
+    readonly fsRoot: string,
+    readonly fs: FileSystemAdapter,
+    readonly options: {
+      names: readonly string[] | undefined
+      globalFiles: readonly string[] | undefined
+      maxBytes: number | undefined
+      imports: boolean
+      preload: PreloadRequest
+    },
+  ) {}
+
+  /** Records a decision, except that a duplicate or refused re-import never hides a file that was loaded. */
+  decide(path: string, decision: Decision): void {
+    const previous = this.decisions.get(path)
+    if (SOFT.has(decision.code) && previous !== undefined && LOADED.has(previous.code)) return
+    this.decisions.set(path, decision)
+  }
+
+  skip(path: string, code: InstructionReasonCode, reason: string): void {
+    this.decide(path, { status: 'skipped', code, reason })
+  }
+
+  report(
+    code: InstructionDiagnosticCode,
+    message: string,
+    path?: string,
+    severity: 'warning' | 'info' = 'warning',
+  ): void {
+    this.diagnostics.push(
+      path === undefined ? { code, severity, message } : { code, severity, message, path },
+    )
+  }
+
+  /**
+   * How a path is shown to the model and in messages: relative to the
+   * project root with `/` separators, `~/…` for files under the home
+   * directory that lie outside the root, `../…` for files above the root.
+   */
+  display(path: string): string {
+    if (!isInside(this.root, path) && isInside(this.home, path))
+      return `~/${posix(relative(this.home, path))}`
+    return posix(relative(this.root, path)) || '.'
+  }
+
+  /**
+   * The directories a project file may resolve into: the project root for
+   * files inside it; for a file a walk found above the root (modes that walk
+   * to the file-system root), its own directory, so a link there cannot
+   * reach elsewhere.
+   */
+  confinementFor(dir: string): string[] {
+    return isInside(this.root, dir) ? [this.root] : [dir]
+  }
+}
+
+function posix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/')
+}
+
+async function real(fs: FileSystemAdapter, path: string): Promise<string> {
+  const absolute = resolve(path)
+  return fs.realpath(absolute).catch(() => absolute)
+}
+
+/** Resolves the options into a context: real paths, the root, the defaults. */
+export async function createContext(options: DiscoverInstructionsOptions): Promise<DiscoveryContext> {
+  const fs = options.fs ?? nodeAdapters().fs
+  const cwd = await real(fs, options.cwd)
+  const fsRoot = options.fsRoot === undefined ? parse(cwd).root : await real(fs, options.fsRoot)
+  const home = await real(fs, options.home ?? homedir())
+  const diagnostics: InstructionDiagnostic[] = []
+  let gitRoot = options.root === undefined ? null : await real(fs, options.root)
+  if (gitRoot !== null && !isInside(gitRoot, cwd)) {
+    diagnostics.push({
+      code: 'cwd-outside-root',
+      severity: 'warning',
+      message: `the working directory ${cwd} is not inside the root ${gitRoot}; only the working directory is walked. Pass a root that contains it.`,
+      path: cwd,
+    })
+    gitRoot = null
+  } else if (gitRoot === null) {
+    gitRoot = await findGitRoot(cwd, isInside(fsRoot, cwd) ? fsRoot : parse(cwd).root, fs)
+  }
+  const context = new DiscoveryContext(
+    options.mode ?? 'sysprompt',
+    cwd,
+    gitRoot ?? cwd,
+    gitRoot,
+    home,
+    options.home !== undefined,
+    isInside(fsRoot, cwd) ? fsRoot : parse(cwd).root,
+    fs,
+    {
+      names: options.names,
+      globalFiles: options.globalFiles?.map((file) => resolve(cwd, file)),
+      maxBytes: options.maxBytes,
+      imports: options.imports ?? true,
+      preload: options.preload ?? 'full',
+    },
+  )
+  context.diagnostics.push(...diagnostics)
+  return context
+}

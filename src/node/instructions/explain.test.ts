@@ -1,0 +1,82 @@
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { explainInstructions } from './explain.js'
+import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
+
+afterAll(removeFixtures)
+
+describe('explainInstructions', () => {
+  async function repo() {
+    return fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'root\n@notes.md\n',
+      'notes.md': 'notes\n',
+      'pkg/AGENTS.md': 'pkg\n',
+      'README.md': 'not an instruction file\n',
+    })
+  }
+
+  it('says where an included file was loaded from and in which position', async () => {
+    const root = await repo()
+    const why = await explainInstructions({
+      cwd: join(root, 'pkg'),
+      home: await emptyHome(),
+      file: 'AGENTS.md',
+    })
+    expect(why).toEqual({
+      file: join(root, 'pkg/AGENTS.md'),
+      status: 'included',
+      code: 'included',
+      reason: 'loaded from pkg, file 2 in load order',
+    })
+  })
+
+  it('says an imported file was inlined by its importer', async () => {
+    const root = await repo()
+    const why = await explainInstructions({ cwd: root, home: await emptyHome(), file: 'notes.md' })
+    expect(why).toMatchObject({
+      status: 'included',
+      code: 'imported',
+      reason: 'inlined where AGENTS.md imports it',
+    })
+  })
+
+  it('tells a file no rule names from one that is simply missing', async () => {
+    const root = await repo()
+    const home = await emptyHome()
+    expect(await explainInstructions({ cwd: root, home, file: 'README.md' })).toMatchObject({
+      status: 'skipped',
+      code: 'not-a-candidate',
+    })
+    expect(
+      await explainInstructions({ cwd: join(root, 'pkg'), home, file: '../nowhere/AGENTS.md' }),
+    ).toMatchObject({
+      code: 'outside-walk',
+    })
+    expect(await explainInstructions({ cwd: root, home, file: 'pkg/AGENTS.md' })).toMatchObject({
+      code: 'outside-walk',
+    })
+    const empty = await fixtureTree({ '.git': { dir: true } })
+    expect(await explainInstructions({ cwd: empty, home, file: 'AGENTS.md' })).toMatchObject({
+      code: 'missing',
+      reason: 'there is no file AGENTS.md',
+    })
+  })
+
+  it('says a file met twice is loaded once', async () => {
+    const home = await fixtureTree({ '.pi/agent/AGENTS.md': 'global\n' })
+    const why = await explainInstructions({
+      cwd: join(home, '.pi/agent'),
+      home,
+      mode: 'pi',
+      fsRoot: home,
+      file: 'AGENTS.md',
+    })
+    // Loaded as the global file; the walk meeting it again does not hide that.
+    expect(why).toMatchObject({
+      status: 'included',
+      code: 'included',
+      reason: 'loaded as global instructions, file 1 in load order',
+    })
+  })
+})

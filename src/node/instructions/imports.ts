@@ -1,0 +1,142 @@
+import { dirname, resolve } from 'node:path'
+import { isInside } from '../safe-read.js'
+import type { DiscoveryContext } from './context.js'
+import { describe } from './plan.js'
+import { importFailure, type LoadedFile, loadFile } from './read.js'
+import type { InstructionFile } from './types.js'
+
+/** Imports nest at most this deep: a top file's imports are depth 1, theirs depth 2, … */
+export const MAX_IMPORT_DEPTH = 5
+
+/** One `@path` line: where it sits in the text (its line break included) and what it names. */
+export interface ImportLine {
+  start: number
+  end: number
+  target: string
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+const IMPORT = /^[ \t]*@(\S+)[ \t]*$/
+
+/**
+ * The `@path` import lines of a Markdown text, in order: a line holding
+ * nothing but `@` and a path, outside fenced code blocks (where an `@`
+ * line is an example, not an import). Mid-sentence `@names` are prose.
+ */
+export function findImportLines(text: string): ImportLine[] {
+  const found: ImportLine[] = []
+  let fence: string | undefined
+  let start = 0
+  while (start < text.length) {
+    const newline = text.indexOf('\n', start)
+    const end = newline === -1 ? text.length : newline + 1
+    const line = text.slice(start, newline === -1 ? end : newline).replace(/\r$/, '')
+    const marker = FENCE.exec(line)?.[1]
+    if (fence !== undefined) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+    } else if (marker !== undefined) {
+      fence = marker
+    } else {
+      const target = IMPORT.exec(line)?.[1]
+      if (target !== undefined) found.push({ start, end, target })
+    }
+    start = end
+  }
+  return found
+}
+
+/** The text of a file with its import lines inlined, and the files it imported (a tree). */
+export interface Inlined {
+  text: string
+  imports: InstructionFile[]
+}
+
+/**
+ * Inlines the `@relative/path.md` lines of `file` (sysprompt mode, SPEC §6):
+ * each is replaced by the imported file's text, itself inlined, relative to
+ * the importing file, at most `MAX_IMPORT_DEPTH` deep and confined to
+ * `roots` (the project root, or the global file's directory). An import
+ * that escapes, is missing, cycles back or nests too deep is not followed:
+ * its line stays as written and a diagnostic says why.
+ */
+export async function inlineImports(
+  context: DiscoveryContext,
+  file: LoadedFile,
+  roots: readonly string[],
+  depth = 0,
+  chain: readonly string[] = [file.realPath],
+): Promise<Inlined> {
+  const text = file.text
+  const imports: InstructionFile[] = []
+  let out = ''
+  let last = 0
+  for (const line of findImportLines(text)) {
+    out += text.slice(last, line.start)
+    last = line.end
+    const lineText = text.slice(line.start, line.end)
+    const inlined = await inlineOne(context, file, line.target, roots, depth, chain)
+    if (inlined === undefined) {
+      out += lineText
+      continue
+    }
+    imports.push(inlined.file)
+    out += lineText.endsWith('\n') && !inlined.text.endsWith('\n') ? `${inlined.text}\n` : inlined.text
+  }
+  return { text: out + text.slice(last), imports }
+}
+
+async function inlineOne(
+  context: DiscoveryContext,
+  importer: LoadedFile,
+  target: string,
+  roots: readonly string[],
+  depth: number,
+  chain: readonly string[],
+): Promise<{ text: string; file: InstructionFile } | undefined> {
+  const path = resolve(dirname(importer.path), target)
+  const from = context.display(importer.path)
+  const shown = context.display(path)
+  if (depth + 1 > MAX_IMPORT_DEPTH) {
+    context.report(
+      'import-too-deep',
+      `${from} imports ${shown} at depth ${depth + 1}; imports nest at most ${MAX_IMPORT_DEPTH} deep, so it was not followed. Import it from a shallower file.`,
+      path,
+    )
+    context.skip(path, 'import-too-deep', `imported by ${from} deeper than ${MAX_IMPORT_DEPTH} levels`)
+    return undefined
+  }
+  const loaded = roots.some((root) => isInside(root, path))
+    ? await loadFile(context, path, roots)
+    : 'outside-root'
+  if (typeof loaded === 'string') {
+    const { code, what } = importFailure(loaded, roots)
+    const fix =
+      loaded === 'outside-root'
+        ? 'it was not read. Move the file inside the project'
+        : 'the @ line was left as written'
+    context.report(code, `${from} imports ${shown}, which ${what}; ${fix}.`, path)
+    context.skip(
+      path,
+      loaded,
+      `imported by ${from}, but it ${what}${loaded === 'outside-root' ? ', so it was not read' : ''}`,
+    )
+    return undefined
+  }
+  if (chain.includes(loaded.realPath)) {
+    const cycle = [...chain, loaded.realPath].map((p) => context.display(p)).join(' → ')
+    context.report(
+      'import-cycle',
+      `import cycle ${cycle}: the import of ${shown} by ${from} was not followed.`,
+      path,
+    )
+    context.skip(
+      path,
+      'import-cycle',
+      `its import by ${from} closes a cycle (${cycle}), so it was not followed there`,
+    )
+    return undefined
+  }
+  const nested = await inlineImports(context, loaded, roots, depth + 1, [...chain, loaded.realPath])
+  context.decide(path, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
+  return { text: nested.text, file: describe(loaded, nested.imports) }
+}

@@ -1,0 +1,26 @@
+/**
+ * Instruction-file discovery (SPEC §6): AGENTS.md and friends, found as
+ * sysprompt does or as a named harness does, with imports, a visible
+ * byte budget, preload classes and explanations.
+ */
+export { DEFAULT_MAX_BYTES, groupDigits, omissionNotice } from './budget.js'
+export { discoverInstructions } from './discover.js'
+export { explainInstructions } from './explain.js'
+export { findImportLines, type ImportLine, MAX_IMPORT_DEPTH } from './imports.js'
+export { INSTRUCTION_MODES } from './modes/index.js'
+export { DEFAULT_NAMES, OVERRIDE_NAME } from './modes/sysprompt.js'
+export { READ_LIMIT } from './read.js'
+export { header } from './render.js'
+export { synopsis } from './synopsis.js'
+export type {
+  DiscoverInstructionsOptions,
+  InstructionDiagnostic,
+  InstructionDiagnosticCode,
+  InstructionDiscovery,
+  InstructionExplanation,
+  InstructionFile,
+  InstructionMode,
+  InstructionReasonCode,
+  PreloadClass,
+  PreloadRequest,
+} from './types.js'

@@ -1,0 +1,163 @@
+import type { Dirent } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { parse as parseYaml } from 'yaml'
+import type { DiscoveryContext } from '../context.js'
+import { dirsDown } from '../git-root.js'
+import { describe, distanceFrom, type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
+import { isFile, loadFound } from '../read.js'
+import { type ClaudeImportScope, claudeImports } from './claude-imports.js'
+
+const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
+
+/**
+ * `claude` mode: Claude Code as observed (ANCHORS, Claude Code 2.1.332). Rules:
+ * - global: `~/.claude/CLAUDE.md`, then the rules in `~/.claude/rules/`
+ *   (the managed policy file outside the home directory is not read: pass
+ *   it in `globalFiles` to include it);
+ * - project walk over every directory from the file-system root (`fsRoot`)
+ *   down to cwd, ignoring git; outermost first;
+ * - per directory: `CLAUDE.md`, then `.claude/CLAUDE.md`, then the rules in
+ *   `.claude/rules/` (Markdown files, recursively, sorted by path), then
+ *   `CLAUDE.local.md`; all of them, not one per directory (`names` is ignored);
+ * - `AGENTS.md` only as a fallback, in the place of `CLAUDE.md`, when no
+ *   `CLAUDE.md` or `.claude/CLAUDE.md` exists on the whole walk;
+ * - rules whose front matter has `paths:` are attached only when a matching
+ *   file is read, so they are not loaded at start; the others are, without
+ *   their front matter;
+ * - imports: each imported file is its own entry right after its importer,
+ *   depth first, at most 5 deep; the `@` line stays as text; imports outside
+ *   cwd are dropped (no approval is assumed; see `claude-imports.ts`);
+ * - no cap (an explicit `maxBytes` applies the nearest-first budget).
+ */
+export const claudeMode: ModeRules = {
+  async plan(context) {
+    const dirs = dirsDown(context.fsRoot, context.cwd)
+    context.candidates = ['CLAUDE.md', 'CLAUDE.local.md', 'AGENTS.md']
+    context.walk = {
+      dirs,
+      description: `every directory from the file-system root ${context.fsRoot} down to the working directory ${context.cwd}, ignoring git`,
+    }
+    const scope: ClaudeImportScope = { seen: new Set() }
+    const entries: PlannedEntry[] = []
+    const globalDir = join(context.home, '.claude')
+    const globals = context.options.globalFiles ?? [
+      join(globalDir, 'CLAUDE.md'),
+      ...(await rules(context, join(globalDir, 'rules'), [globalDir])),
+    ]
+    for (const path of globals) {
+      if (!(await isFile(context, path))) continue
+      entries.push(...(await load(context, path, 'global', [dirname(path)], scope)))
+    }
+    const fallback = !(await anyPresent(context, dirs, ['CLAUDE.md', join('.claude', 'CLAUDE.md')]))
+    for (const dir of dirs) {
+      const candidates = [
+        join(dir, 'CLAUDE.md'),
+        join(dir, '.claude', 'CLAUDE.md'),
+        ...(await rules(context, join(dir, '.claude', 'rules'), context.confinementFor(dir))),
+        join(dir, 'CLAUDE.local.md'),
+      ]
+      const agents = join(dir, 'AGENTS.md')
+      if (fallback) candidates[0] = agents
+      else if (await isFile(context, agents))
+        context.skip(
+          agents,
+          'fallback-unused',
+          'Claude Code reads AGENTS.md only when no CLAUDE.md exists from the working directory upward',
+        )
+      for (const path of candidates) {
+        if (!(await isFile(context, path))) continue
+        entries.push(...(await load(context, path, 'project', context.confinementFor(dir), scope)))
+      }
+    }
+    return { entries, cap: optionalCap(context) }
+  },
+}
+
+async function load(
+  context: DiscoveryContext,
+  path: string,
+  kind: 'global' | 'project',
+  roots: readonly string[],
+  scope: ClaudeImportScope,
+): Promise<PlannedEntry[]> {
+  const loaded = await loadFound(context, path, roots)
+  if (loaded === undefined) return []
+  if (scope.seen.has(loaded.realPath)) {
+    context.skip(path, 'duplicate', 'the same file was already loaded')
+    return []
+  }
+  scope.seen.add(loaded.realPath)
+  const isRule = /[\\/]\.claude[\\/]rules[\\/]/.test(path)
+  const text = isRule ? loaded.text.replace(FRONT_MATTER, '') : loaded.text
+  const distance = kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, ownerDir(path))
+  const allowed = kind === 'global' ? roots[0]! : context.cwd
+  const entry: PlannedEntry = { path, kind, text, file: describe(loaded), distance }
+  return [entry, ...(await claudeImports(context, loaded, kind, allowed, distance, scope))]
+}
+
+/** The walked directory a file belongs to (`dir/.claude/rules/x.md` belongs to `dir`). */
+function ownerDir(path: string): string {
+  const marker = /[\\/]\.claude(?:[\\/]|$)/.exec(path)
+  return marker === null ? dirname(path) : path.slice(0, marker.index)
+}
+
+async function anyPresent(
+  context: DiscoveryContext,
+  dirs: readonly string[],
+  names: readonly string[],
+): Promise<boolean> {
+  for (const dir of dirs) for (const name of names) if (await isFile(context, join(dir, name))) return true
+  return false
+}
+
+/**
+ * The rule files loaded at start from a rules directory: Markdown files,
+ * recursively (links to directories are not followed), sorted by path,
+ * without those whose front matter has `paths:` (recorded as conditional).
+ */
+async function rules(context: DiscoveryContext, dir: string, roots: readonly string[]): Promise<string[]> {
+  const files = (await listMarkdown(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const loaded: string[] = []
+  for (const path of files) {
+    const read = await loadFound(context, path, roots)
+    if (read === undefined) continue
+    if (hasPaths(read.text)) {
+      context.skip(
+        path,
+        'conditional-rule',
+        'its front matter has `paths:`, so Claude Code attaches it only when a matching file is read',
+      )
+      continue
+    }
+    loaded.push(path)
+  }
+  return loaded
+}
+
+function hasPaths(text: string): boolean {
+  const yaml = FRONT_MATTER.exec(text)?.[1]
+  if (yaml === undefined) return false
+  try {
+    const data: unknown = parseYaml(yaml)
+    return typeof data === 'object' && data !== null && (data as Record<string, unknown>).paths != null
+  } catch {
+    return false
+  }
+}
+
+async function listMarkdown(dir: string): Promise<string[]> {
+  let entries: Dirent[]
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const found: string[] = []
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) found.push(...(await listMarkdown(path)))
+    else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.md')) found.push(path)
+  }
+  return found
+}

@@ -1,0 +1,103 @@
+import { dirname, join } from 'node:path'
+import { DEFAULT_MAX_BYTES } from '../budget.js'
+import type { DiscoveryContext } from '../context.js'
+import { dirsDown } from '../git-root.js'
+import {
+  describe,
+  distanceFrom,
+  firstPresent,
+  type ModeRules,
+  type PlannedEntry,
+  uniqueNames,
+} from '../plan.js'
+import { isFile, loadFound } from '../read.js'
+
+/**
+ * `codex` mode: Codex CLI as observed (ANCHORS, Codex CLI 0.171.0). Rules:
+ * - global: `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md`, the
+ *   first that is not blank (`CODEX_HOME` is not consulted: pass
+ *   `globalFiles` for another location);
+ * - project walk from the git root (or the `root` option) down to cwd;
+ *   outside a git repository, cwd alone;
+ * - per directory the first of `AGENTS.override.md`, `AGENTS.md`, then the
+ *   configured fallbacks (`names`); one file per directory; an override
+ *   wins only in its own directory;
+ * - blank files are skipped;
+ * - order: global, then root → cwd;
+ * - no imports: an `@path` line stays text;
+ * - cap: 32 KiB (`maxBytes`, Codex's `project_doc_max_bytes`; 0 turns
+ *   project files off) over project files only, spent root first, cut at a
+ *   byte with no notice and the rest dropped. Reproduced, so the text is
+ *   what Codex sends; a diagnostic names every cut so it is not silent here.
+ */
+export const codexMode: ModeRules = {
+  async plan(context) {
+    const names = uniqueNames(['AGENTS.override.md', 'AGENTS.md', ...(context.options.names ?? [])])
+    const dirs = context.gitRoot === null ? [context.cwd] : dirsDown(context.gitRoot, context.cwd)
+    context.candidates = names
+    context.walk = {
+      dirs,
+      description:
+        context.gitRoot === null
+          ? `only the working directory ${context.cwd} (there is no git root)`
+          : `the directories from the git root ${context.gitRoot} down to the working directory ${context.cwd}`,
+    }
+    const entries: PlannedEntry[] = []
+    const global = await globalEntry(context)
+    if (global !== undefined) entries.push(global)
+    for (const dir of dirs) {
+      const path = await firstPresent(context, dir, names)
+      if (path === undefined) continue
+      const loaded = await loadFound(context, path, [context.root])
+      if (loaded === undefined) continue
+      if (loaded.text.trim().length === 0) {
+        context.skip(path, 'empty', 'it is blank, and Codex skips blank files')
+        continue
+      }
+      entries.push({
+        path,
+        kind: 'project',
+        text: loaded.text,
+        file: describe(loaded),
+        distance: distanceFrom(context, dir),
+      })
+    }
+    return {
+      entries,
+      cap: { kind: 'root-first-silent', maxBytes: context.options.maxBytes ?? DEFAULT_MAX_BYTES },
+    }
+  },
+}
+
+async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | undefined> {
+  const paths =
+    context.options.globalFiles ??
+    ['AGENTS.override.md', 'AGENTS.md'].map((name) => join(context.home, '.codex', name))
+  let chosen: PlannedEntry | undefined
+  for (const path of paths) {
+    if (!(await isFile(context, path))) continue
+    if (chosen !== undefined) {
+      context.skip(
+        path,
+        'name-lost',
+        `${context.display(chosen.path)} is Codex's global file: only the first non-blank one is used`,
+      )
+      continue
+    }
+    const loaded = await loadFound(context, path, [dirname(path)])
+    if (loaded === undefined) continue
+    if (loaded.text.trim().length === 0) {
+      context.skip(path, 'empty', 'it is blank, and Codex uses the first non-blank global file')
+      continue
+    }
+    // Codex trims its global instructions (project files are kept as read).
+    chosen = {
+      path,
+      kind: 'global',
+      text: loaded.text.trim(),
+      file: describe(loaded),
+      distance: Number.POSITIVE_INFINITY,
+    }
+  }
+  return chosen
+}

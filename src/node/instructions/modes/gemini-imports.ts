@@ -1,0 +1,146 @@
+import { dirname, resolve } from 'node:path'
+import { isInside } from '../../safe-read.js'
+import type { DiscoveryContext } from '../context.js'
+import { MAX_IMPORT_DEPTH } from '../imports.js'
+import { describe } from '../plan.js'
+import { type LoadedFile, loadFile } from '../read.js'
+import type { InstructionFile } from '../types.js'
+
+/** One `@path` reference as Gemini CLI finds it. */
+export interface GeminiImport {
+  start: number
+  end: number
+  path: string
+}
+
+function isSpace(c: string | undefined): boolean {
+  return c === ' ' || c === '\t' || c === '\n' || c === '\r'
+}
+
+/**
+ * Gemini CLI's import references: an `@` at the start or after whitespace,
+ * then everything up to the next whitespace, kept when it starts with `.`,
+ * `/` or an ASCII letter. Anywhere in a line, not only on a line of its own.
+ */
+export function findGeminiImports(content: string): GeminiImport[] {
+  const found: GeminiImport[] = []
+  let i = content.indexOf('@')
+  while (i !== -1) {
+    if (i > 0 && !isSpace(content[i - 1])) {
+      i = content.indexOf('@', i + 1)
+      continue
+    }
+    let j = i + 1
+    while (j < content.length && !isSpace(content[j])) j++
+    const path = content.slice(i + 1, j)
+    if (/^[./A-Za-z]/.test(path)) found.push({ start: i, end: j, path })
+    i = content.indexOf('@', j + 1)
+  }
+  return found
+}
+
+/** Backtick spans (any run length, closed by the same run), where Gemini CLI leaves `@` alone. */
+export function codeRegions(content: string): [number, number][] {
+  const regions: [number, number][] = []
+  for (const match of content.matchAll(/(`+)([\s\S]*?)\1/g))
+    regions.push([match.index, match.index + match[0].length])
+  return regions
+}
+
+/** The result of Gemini-style import processing: the inlined text and the import tree. */
+export interface GeminiInlined {
+  text: string
+  imports: InstructionFile[]
+}
+
+/**
+ * Gemini CLI's import inlining, reproduced: each reference is replaced by
+ * `<!-- Imported from: p -->`, the imported text (itself processed), and
+ * `<!-- End of import from: p -->`; a file at depth 5 is inlined with its
+ * own references left as text; the chain guard holds only imported files,
+ * not the top file, so a cycle back to the top inlines it a second time
+ * and stops one step later with `<!-- File already processed: p -->`; a
+ * reference outside `root` or that cannot be read becomes
+ * `<!-- Import failed: p - why -->`. Files are read through the confined
+ * reader, so a link out of the root fails here where Gemini would follow it.
+ */
+export async function inlineGeminiImports(
+  context: DiscoveryContext,
+  file: LoadedFile,
+  root: string,
+  depth = 0,
+  chain: ReadonlySet<string> = new Set(),
+): Promise<GeminiInlined> {
+  const content = file.text
+  if (depth >= MAX_IMPORT_DEPTH) {
+    if (findGeminiImports(content).length > 0)
+      context.report(
+        'import-too-deep',
+        `${context.display(file.path)} is imported ${depth} deep; Gemini CLI leaves its own @ references as text.`,
+        file.path,
+        'info',
+      )
+    return { text: content, imports: [] }
+  }
+  const regions = codeRegions(content)
+  const imports: InstructionFile[] = []
+  let out = ''
+  let last = 0
+  const from = context.display(file.path)
+  for (const ref of findGeminiImports(content)) {
+    out += content.slice(last, ref.start)
+    last = ref.end
+    if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
+      out += `@${ref.path}`
+      continue
+    }
+    const full = resolve(dirname(file.path), ref.path)
+    const shown = context.display(full)
+    if (/^(file|https?):\/\//.test(ref.path) || !isInside(root, full)) {
+      context.report(
+        'import-outside-root',
+        `${from} imports ${ref.path}, outside ${root}; it was not read.`,
+        full,
+      )
+      context.skip(full, 'outside-root', `imported by ${from} but outside ${root}, so it was not read`)
+      out += `<!-- Import failed: ${ref.path} - Path traversal attempt -->`
+      continue
+    }
+    if (chain.has(full)) {
+      context.report(
+        'import-cycle',
+        `${from} imports ${shown} again within one import chain; Gemini CLI stops there.`,
+        full,
+      )
+      context.skip(full, 'import-cycle', `its import by ${from} repeats a file of the same import chain`)
+      out += `<!-- File already processed: ${ref.path} -->`
+      continue
+    }
+    const loaded = await loadFile(context, full, [root])
+    if (typeof loaded === 'string') {
+      const why =
+        loaded === 'outside-root'
+          ? 'Path traversal attempt'
+          : loaded === 'missing'
+            ? `ENOENT: no such file or directory, access '${full}'`
+            : 'not a readable text file'
+      context.report(
+        loaded === 'outside-root'
+          ? 'import-outside-root'
+          : loaded === 'missing'
+            ? 'import-missing'
+            : 'unreadable',
+        `${from} imports ${ref.path}, which ${loaded === 'outside-root' ? 'resolves outside the root' : loaded === 'missing' ? 'does not exist' : 'is not readable text'}; Gemini CLI leaves an "Import failed" comment.`,
+        full,
+      )
+      context.skip(full, loaded, `imported by ${from} but ${why}`)
+      out += `<!-- Import failed: ${ref.path} - ${why} -->`
+      continue
+    }
+    const nested = await inlineGeminiImports(context, loaded, root, depth + 1, new Set([...chain, full]))
+    context.decide(full, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
+    imports.push(describe(loaded, nested.imports))
+    out += `<!-- Imported from: ${ref.path} -->\n${nested.text}\n<!-- End of import from: ${ref.path} -->`
+  }
+  return { text: out + content.slice(last), imports }
+}

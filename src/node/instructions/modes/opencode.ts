@@ -1,0 +1,114 @@
+import { dirname, join } from 'node:path'
+import type { DiscoveryContext } from '../context.js'
+import { dirsDown } from '../git-root.js'
+import { describe, distanceFrom, type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
+import { isFile, loadFound } from '../read.js'
+
+/** opencode's project names: the first one found anywhere up the walk is the only one read. */
+const OPENCODE_NAMES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'CONTEXT.md']
+
+/**
+ * `opencode` mode: opencode as observed (ANCHORS, opencode 1.18.33). Rules:
+ * - global: `~/.config/opencode/AGENTS.md`, else `~/.claude/CLAUDE.md`
+ *   (`XDG_CONFIG_HOME` and `OPENCODE_CONFIG_DIR` are not consulted: pass
+ *   `globalFiles` instead);
+ * - project walk from cwd up to the git root (or the `root` option);
+ *   outside a git repository, up to the file-system root (`fsRoot`);
+ * - names `AGENTS.md`, `CLAUDE.md`, `CONTEXT.md`: the first name found
+ *   anywhere up the walk is chosen for the whole walk, then every file of
+ *   that name is read; the other names are ignored (`names` too);
+ * - blank files add nothing to the prompt and are skipped;
+ * - order: global, then **nearest first** (cwd → root);
+ * - no imports (its config `instructions` globs are not reproduced);
+ *   no cap (an explicit `maxBytes` applies the nearest-first budget).
+ */
+export const opencodeMode: ModeRules = {
+  async plan(context) {
+    const top = context.gitRoot ?? context.fsRoot
+    const upward = dirsDown(top, context.cwd).reverse()
+    context.candidates = OPENCODE_NAMES
+    context.walk = {
+      dirs: upward,
+      description:
+        context.gitRoot === null
+          ? `every directory from the working directory ${context.cwd} up to the file-system root ${context.fsRoot} (there is no git root)`
+          : `the directories from the working directory ${context.cwd} up to the git root ${context.gitRoot}`,
+    }
+    const entries: PlannedEntry[] = []
+    const global = await globalEntry(context)
+    if (global !== undefined) entries.push(global)
+    let chosen: string | undefined
+    for (const name of OPENCODE_NAMES) {
+      const found: string[] = []
+      for (const dir of upward) {
+        const path = join(dir, name)
+        if (await isFile(context, path)) found.push(path)
+      }
+      if (found.length === 0) continue
+      if (chosen !== undefined) {
+        for (const path of found)
+          context.skip(
+            path,
+            'name-not-chosen',
+            `opencode reads only ${chosen} files: the first of ${OPENCODE_NAMES.join(', ')} found up the walk`,
+          )
+        continue
+      }
+      chosen = name
+      for (const path of found) {
+        if (path === global?.path) {
+          context.skip(path, 'duplicate', 'it is already loaded as the global file')
+          continue
+        }
+        const dir = dirname(path)
+        const loaded = await loadFound(context, path, context.confinementFor(dir))
+        if (loaded === undefined) continue
+        if (loaded.text.length === 0) {
+          context.skip(path, 'empty', 'it is empty, and opencode leaves empty files out')
+          continue
+        }
+        entries.push({
+          path,
+          kind: 'project',
+          text: loaded.text,
+          file: describe(loaded),
+          distance: distanceFrom(context, dir),
+        })
+      }
+    }
+    return { entries, cap: optionalCap(context) }
+  },
+}
+
+async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | undefined> {
+  const paths = context.options.globalFiles ?? [
+    join(context.home, '.config', 'opencode', 'AGENTS.md'),
+    join(context.home, '.claude', 'CLAUDE.md'),
+  ]
+  for (const path of paths) {
+    if (!(await isFile(context, path))) continue
+    // opencode takes the first global file that exists, even an empty one.
+    const loaded = await loadFound(context, path, [dirname(path)])
+    if (loaded === undefined) return undefined
+    for (const other of paths.slice(paths.indexOf(path) + 1)) {
+      if (await isFile(context, other))
+        context.skip(
+          other,
+          'name-lost',
+          `${context.display(path)} is opencode's global file: only the first that exists is used`,
+        )
+    }
+    if (loaded.text.length === 0) {
+      context.skip(path, 'empty', 'it is empty, and opencode leaves empty files out')
+      return undefined
+    }
+    return {
+      path,
+      kind: 'global',
+      text: loaded.text,
+      file: describe(loaded),
+      distance: Number.POSITIVE_INFINITY,
+    }
+  }
+  return undefined
+}

@@ -1,0 +1,72 @@
+import { dirname, join } from 'node:path'
+import type { DiscoveryContext } from '../context.js'
+import { dirsDown } from '../git-root.js'
+import {
+  describe,
+  distanceFrom,
+  firstPresent,
+  type ModeRules,
+  optionalCap,
+  type PlannedEntry,
+} from '../plan.js'
+import { loadFound } from '../read.js'
+
+/** pi's names, in the order it tries them in each directory. */
+const PI_NAMES: readonly string[] = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD']
+
+/**
+ * `pi` mode: the pi coding agent as observed (ANCHORS, pi 0.73.1). Rules:
+ * - global: the first of `AGENTS.md`, `AGENTS.MD`, `CLAUDE.md`, `CLAUDE.MD`
+ *   in `~/.pi/agent` (`PI_CODING_AGENT_DIR` is not consulted: pass
+ *   `globalFiles` instead);
+ * - project walk from cwd up to the file-system root (`fsRoot`), ignoring
+ *   git; a file already loaded as the global one is not loaded again;
+ * - per directory the first of the same four names; one file per directory
+ *   (`names` is ignored: pi's names are fixed);
+ * - order: global, then outermost → cwd;
+ * - no imports; no cap (an explicit `maxBytes` applies the nearest-first budget).
+ */
+export const piMode: ModeRules = {
+  async plan(context) {
+    const dirs = dirsDown(context.fsRoot, context.cwd)
+    context.candidates = PI_NAMES
+    context.walk = {
+      dirs,
+      description: `every directory from the working directory ${context.cwd} up to the file-system root ${context.fsRoot}, ignoring git`,
+    }
+    const entries: PlannedEntry[] = []
+    const globals =
+      context.options.globalFiles ??
+      [await firstPresent(context, join(context.home, '.pi', 'agent'), PI_NAMES)].filter(
+        (p) => p !== undefined,
+      )
+    for (const path of globals) {
+      const entry = await load(context, path, 'global', [dirname(path)])
+      if (entry !== undefined) entries.push(entry)
+    }
+    const seen = new Set(entries.map((entry) => entry.path))
+    for (const dir of dirs) {
+      const path = await firstPresent(context, dir, PI_NAMES)
+      if (path === undefined) continue
+      if (seen.has(path)) {
+        context.skip(path, 'duplicate', 'it is already loaded as the global file')
+        continue
+      }
+      const entry = await load(context, path, 'project', context.confinementFor(dir))
+      if (entry !== undefined) entries.push(entry)
+    }
+    return { entries, cap: optionalCap(context) }
+  },
+}
+
+async function load(
+  context: DiscoveryContext,
+  path: string,
+  kind: 'global' | 'project',
+  roots: readonly string[],
+): Promise<PlannedEntry | undefined> {
+  const loaded = await loadFound(context, path, roots)
+  if (loaded === undefined) return undefined
+  const distance = kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, dirname(path))
+  return { path, kind, text: loaded.text, file: describe(loaded), distance }
+}

@@ -1,0 +1,109 @@
+import { dirname } from 'node:path'
+import { hashText } from '../../compile/hash.js'
+import { readConfinedFile } from '../safe-read.js'
+import type { DiscoveryContext } from './context.js'
+
+/**
+ * Bytes read from one instruction file. Instruction files are a few
+ * kilobytes; a larger one is cut here, marked truncated and reported, so a
+ * stray multi-megabyte file cannot stall discovery.
+ */
+export const READ_LIMIT = 1 << 20
+
+/** A file read for discovery. */
+export interface LoadedFile {
+  /** The path as found (its directory real, the file itself possibly a link). */
+  path: string
+  /** Where it really is, links resolved: what cycle checks compare. */
+  realPath: string
+  text: string
+  /** Size on disk in bytes. */
+  bytes: number
+  hash: string
+  /** Cut by `READ_LIMIT`. */
+  readTruncated: boolean
+}
+
+/** Why a file could not be loaded. */
+export type LoadFailure = 'outside-root' | 'missing' | 'unreadable'
+
+/** Whether a regular file (or a link to one) is at `path`. */
+export async function isFile(context: DiscoveryContext, path: string): Promise<boolean> {
+  const found = await context.fs.stat(path).catch(() => undefined)
+  return found?.kind === 'file'
+}
+
+/**
+ * Reads an instruction file through `readConfinedFile`, the one place that
+ * reads files a user names: its real path must stay inside `roots`.
+ */
+export async function loadFile(
+  context: DiscoveryContext,
+  path: string,
+  roots: readonly string[],
+): Promise<LoadedFile | LoadFailure> {
+  const outcome = await readConfinedFile(path, dirname(path), { roots, maxBytes: READ_LIMIT, fs: context.fs })
+  if (!outcome.ok) {
+    if (outcome.reason === 'outside-root') return 'outside-root'
+    if (outcome.reason === 'missing') return 'missing'
+    return 'unreadable'
+  }
+  if (outcome.truncated) {
+    context.report(
+      'read-limit',
+      `${context.display(path)} is larger than ${READ_LIMIT} bytes; only its first ${READ_LIMIT} bytes were read. Split it into smaller files.`,
+      path,
+    )
+  }
+  return {
+    path,
+    realPath: outcome.realPath,
+    text: outcome.text,
+    bytes: outcome.size,
+    hash: hashText(outcome.text),
+    readTruncated: outcome.truncated,
+  }
+}
+
+/**
+ * Loads a file a walk found, recording a diagnostic and a decision when it
+ * cannot be read; `undefined` then.
+ */
+export async function loadFound(
+  context: DiscoveryContext,
+  path: string,
+  roots: readonly string[],
+): Promise<LoadedFile | undefined> {
+  const loaded = await loadFile(context, path, roots)
+  if (typeof loaded !== 'string') return loaded
+  const shown = context.display(path)
+  if (loaded === 'outside-root') {
+    context.report(
+      'outside-root',
+      `${shown} resolves outside ${roots.join(', ')} (a link pointing elsewhere); it was not read. Replace the link with the file itself.`,
+      path,
+    )
+    context.skip(path, 'outside-root', `${shown} resolves outside ${roots.join(', ')}, so it was not read`)
+  } else if (loaded === 'missing') {
+    context.skip(path, 'missing', `${shown} disappeared or is a dangling link`)
+  } else {
+    context.report(
+      'unreadable',
+      `${shown} is not a readable text file (binary, or not a regular file); it was skipped.`,
+      path,
+    )
+    context.skip(path, 'unreadable', `${shown} is not a readable text file`)
+  }
+  return undefined
+}
+
+/** The diagnostic code and the words for an import that could not be loaded. */
+export function importFailure(
+  failure: LoadFailure,
+  roots: readonly string[],
+): { code: 'import-outside-root' | 'import-missing' | 'unreadable'; what: string } {
+  if (failure === 'outside-root')
+    return { code: 'import-outside-root', what: `lies outside ${roots.join(', ')}` }
+  if (failure === 'missing') return { code: 'import-missing', what: 'does not exist' }
+  return { code: 'unreadable', what: 'is not a readable text file' }
+}
