@@ -4,5 +4,7 @@
  * This entry point holds the pure, isomorphic layers (SPEC §1): it imports
  * nothing from `node:*`, so it also runs in a browser.
  */
-export * from './template/index.js'
+
+export * from './compile/index.js'
 export * from './registry/index.js'
+export * from './template/index.js'

@@ -22,7 +22,9 @@ export function resolveTokenizer(tokenizer: Tokenizer | TokenizerName | undefine
   if (typeof tokenizer !== 'string') return tokenizer
   const found = BUILT_IN[tokenizer]
   if (found === undefined) {
-    throw new TypeError(`unknown tokenizer "${String(tokenizer)}"; use o200k, cl100k, estimate or a Tokenizer object`)
+    throw new TypeError(
+      `unknown tokenizer "${String(tokenizer)}"; use o200k, cl100k, estimate or a Tokenizer object`,
+    )
   }
   return found
 }

@@ -1,0 +1,20 @@
+/** Stable codes of {@link CompileError} (SPEC §5). */
+export type CompileErrorCode = 'turn-in-system-prompt' | 'budget-impossible'
+
+/**
+ * Why `compile` refused an assembly: a section whose value changes between
+ * turns while `volatile: 'error'` is set (`turn-in-system-prompt`), or a token
+ * budget that the sections without a priority exceed on their own
+ * (`budget-impossible`). `section` names the section at fault when there is one.
+ */
+export class CompileError extends Error {
+  override readonly name = 'CompileError'
+  readonly code: CompileErrorCode
+  readonly section: string | undefined
+
+  constructor(code: CompileErrorCode, message: string, options: { section?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.section = options.section
+  }
+}

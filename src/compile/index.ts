@@ -1,0 +1,40 @@
+export { CACHE_MINIMUMS, type CacheMinimum, type CacheProvider, cacheMinimum } from './cache-minimums.js'
+export { compile } from './compile.js'
+export { diffCompiled } from './diff.js'
+export { type EnvironmentDelta, environmentDelta } from './environment-delta.js'
+export { CompileError, type CompileErrorCode } from './errors.js'
+export { canonicalJson, type HashFunction, hashText, sha256Hex } from './hash.js'
+export {
+  checkLock,
+  createLock,
+  formatLock,
+  type LockCheck,
+  type LockDifference,
+  LockError,
+  type LockErrorCode,
+  type LockSection,
+  type PromptLock,
+  parseLock,
+} from './lock.js'
+export { type ClosablePromptStore, type MemoryStoreOptions, memoryStore } from './memory-store.js'
+export { type CachePlan, type CachePlanOptions, planCache } from './plan-cache.js'
+export {
+  type AnthropicShape,
+  type GeminiShape,
+  type OpenAIShape,
+  toAnthropic,
+  toGemini,
+  toOpenAI,
+} from './provider-shapes.js'
+export {
+  CONSTRUCT_REASON,
+  createSessionPrompts,
+  type RecompileResult,
+  SESSION_REASONS,
+  type SessionPrompts,
+  type SessionPromptsOptions,
+  type SessionReason,
+} from './sessions.js'
+export { StoreConflictError, StoreError, type StoreErrorCode } from './store-errors.js'
+export { cl100k, estimate, o200k, resolveTokenizer } from './tokenizers.js'
+export type * from './types.js'

@@ -1,0 +1,56 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { Stability } from '../registry/types.js'
+import { effectiveStability, mostVolatile, stabilityOf, variableStability } from './stability.js'
+
+const stabilities: Stability[] = ['static', 'session', 'turn']
+
+describe('stability', () => {
+  it('orders static < session < turn, whichever side is more volatile', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...stabilities), fc.constantFrom(...stabilities), (a, b) => {
+        const expected = stabilities[Math.max(stabilities.indexOf(a), stabilities.indexOf(b))]
+        expect(mostVolatile(a, b)).toBe(expected)
+        expect(mostVolatile(b, a)).toBe(expected)
+      }),
+    )
+  })
+
+  it('reads a key from the stability map, defaults a known variable to session, ignores unknown keys', () => {
+    const assembly = { variables: { cwd: '/p', date: '2031-01-01' }, stability: { date: 'turn' as const } }
+    expect(variableStability(assembly, 'date')).toBe('turn')
+    expect(variableStability(assembly, 'cwd')).toBe('session')
+    expect(variableStability(assembly, 'missing')).toBeUndefined()
+    expect(variableStability(assembly, 'constructor')).toBeUndefined()
+    expect(variableStability(assembly, 'toString')).toBeUndefined()
+  })
+
+  it('takes the most volatile of the declared stability and every referenced key', () => {
+    const assembly = {
+      variables: { 'system:os': 'linux', 'git:branch': 'main', 'prompt:cwd': '/p' },
+      stability: { 'system:os': 'static' as const, 'git:branch': 'turn' as const },
+    }
+    const bracket = (text: string, stability: Stability = 'static') =>
+      effectiveStability({ text, dialect: 'bracket', stability }, assembly)
+    expect(bracket('On [system:os].')).toEqual({ stability: 'static', turnKeys: [] })
+    expect(bracket('In [prompt:cwd].')).toEqual({ stability: 'session', turnKeys: [] })
+    expect(bracket('[if git:branch]on a branch[endif]')).toEqual({
+      stability: 'turn',
+      turnKeys: ['git:branch'],
+    })
+    expect(bracket('Plain text.', 'session')).toEqual({ stability: 'session', turnKeys: [] })
+    // Lenient reading: an unclosed block still references its key.
+    expect(bracket('[if git:branch] unclosed')).toEqual({ stability: 'turn', turnKeys: ['git:branch'] })
+    // Mustache sections are read leniently too, so a malformed one does not throw here.
+    expect(
+      effectiveStability(
+        { text: '{{ bad }} {{git:branch}}', dialect: 'mustache', stability: 'static' },
+        assembly,
+      ),
+    ).toEqual({ stability: 'turn', turnKeys: ['git:branch'] })
+  })
+
+  it('defaults a section that declares nothing to static', () => {
+    expect(stabilityOf(undefined, [], { variables: {}, stability: {} }).stability).toBe('static')
+  })
+})

@@ -1,0 +1,42 @@
+/**
+ * `sysprompt/node`: what makes sysprompt useful on a real machine (SPEC §3,
+ * §6): the built-in variable resolvers on injected adapters, fragments on
+ * disk, project rules and instruction-file discovery.
+ */
+export {
+  type Adapters,
+  type ClockAdapter,
+  type FileStat,
+  type FileSystemAdapter,
+  type GitAdapter,
+  type GitResult,
+  type NodeGitOptions,
+  nodeAdapters,
+  nodeGitAdapter,
+  type OsAdapter,
+} from './adapters.js'
+export {
+  BUILTIN_FRAGMENT_DIR,
+  type FragmentDirsOptions,
+  type FragmentReload,
+  type FragmentTable,
+  type FragmentWatcher,
+  fragmentDirs,
+  type LoadedFragments,
+  type LoadFragmentsOptions,
+  loadFragments,
+  type WatchFragmentsOptions,
+  watchFragments,
+} from './fragments.js'
+export * from './instructions/index.js'
+export { nodeHash } from './node-hash.js'
+export {
+  DEFAULT_FILE_MAX_BYTES,
+  DEFAULT_GIT_TIMEOUT_MS,
+  type NodeResolversOptions,
+  nodeResolvers,
+  ResolverOptionError,
+} from './node-resolvers.js'
+export { findProjectRoot, type ProjectRootOptions } from './project-root.js'
+export { explainRule, type RuleVerdict, type SelectRulesOptions, selectRules } from './rules.js'
+export { isInside, type ReadOptions, type ReadOutcome, readConfinedFile } from './safe-read.js'

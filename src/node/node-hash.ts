@@ -1,0 +1,9 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * sha256 hex of the UTF-8 text through `node:crypto`, several times faster
+ * than the pure-JS default: pass it as `compile(assembly, { hash: nodeHash })`.
+ */
+export function nodeHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
