@@ -6,5 +6,6 @@
  */
 
 export * from './compile/index.js'
+export * from './presets/index.js'
 export * from './registry/index.js'
 export * from './template/index.js'

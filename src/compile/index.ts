@@ -3,7 +3,7 @@ export { compile } from './compile.js'
 export { diffCompiled } from './diff.js'
 export { type EnvironmentDelta, environmentDelta } from './environment-delta.js'
 export { CompileError, type CompileErrorCode } from './errors.js'
-export { canonicalJson, type HashFunction, hashText, sha256Hex } from './hash.js'
+export { canonicalJson, type HashFunction, hashText, sha256Hex, utf8Length } from './hash.js'
 export {
   checkLock,
   createLock,

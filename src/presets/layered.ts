@@ -1,0 +1,162 @@
+import type { Disposer, PromptRegistrar } from '../registry/types.js'
+import { PresetError } from './errors.js'
+import type { Fragment } from './fragment.js'
+import { modelMatches } from './model-match.js'
+import { headed, type PresetSection, registerPresetSections } from './sections.js'
+import { type PresetTool, renderToolReference } from './tool-reference.js'
+import { PresetWords } from './words.js'
+
+/** Where the layered preset's answers are shown; the style section adapts to it. */
+export type Surface = 'terminal' | 'app' | 'chat'
+
+const SURFACES: readonly Surface[] = ['terminal', 'app', 'chat']
+
+/** Options of {@link layeredPreset}. */
+export interface LayeredPresetOptions {
+  /** The tools to describe in the tool reference; none by default. */
+  tools?: PresetTool[]
+  /** The model id; selects the built-in tuning whose `models:` globs match it. */
+  model?: string
+  /** Where answers are shown; defaults to `terminal`. */
+  surface?: Surface
+  /** Replaces identity … style with its own text; receives the rendered tool reference. */
+  corePrompt?: (ctx: { toolReference: string }) => string
+  /** Per-model notes appended last, instead of the built-in tuning fragments. */
+  tuning?: string
+  /** Fragments (from `loadFragments`) whose ids replace built-in preset fragments. */
+  fragments?: Fragment[]
+}
+
+/**
+ * The layered preset's section names, in prompt order (SPEC §7). With
+ * `corePrompt`, `layered:core` stands in for identity … style.
+ */
+export const LAYERED_SECTIONS = [
+  'layered:identity',
+  'layered:intent-gate',
+  'layered:working-task',
+  'layered:verification',
+  'layered:tool-reference',
+  'layered:policies',
+  'layered:handoff',
+  'layered:style',
+  'layered:tuning',
+] as const
+
+/** The section that replaces identity … style when `corePrompt` is given. */
+export const LAYERED_CORE_SECTION = 'layered:core'
+
+/**
+ * Orders: the identity band (-100) for who the agent is and how it works,
+ * the tool-guidance band (100) for the tool reference, then policies,
+ * handoff and style, and tuning far enough back to stay last. A deployment
+ * persona (order 0) lands between the working rules and the tools.
+ */
+const ORDER = {
+  identity: -100,
+  'intent-gate': -90,
+  'working-task': -80,
+  verification: -70,
+  'tool-reference': 100,
+  policies: 200,
+  handoff: 210,
+  style: 220,
+  tuning: 1000,
+} as const
+
+function tuningText(options: LayeredPresetOptions, words: PresetWords): string {
+  if (options.tuning !== undefined) return options.tuning.trim()
+  if (options.model === undefined) return ''
+  const model = options.model
+  const matching = words
+    .withPrefix('layered.tuning.')
+    .filter((fragment) => fragment.models !== undefined && modelMatches(fragment.models, model))
+  return matching
+    .map((fragment) => words.use(fragment))
+    .filter((text) => text.length > 0)
+    .join('\n\n')
+}
+
+function checkOptions(options: LayeredPresetOptions): void {
+  if (options.surface !== undefined && !SURFACES.includes(options.surface)) {
+    throw new PresetError(
+      'invalid-option',
+      `layeredPreset: surface ${JSON.stringify(options.surface)} is unknown; use one of ${SURFACES.join(', ')}`,
+    )
+  }
+  if (options.corePrompt !== undefined && typeof options.corePrompt !== 'function') {
+    throw new PresetError(
+      'invalid-option',
+      'layeredPreset: corePrompt must be a function returning the core text',
+    )
+  }
+}
+
+/**
+ * Registers the layered system prompt (SPEC §7, seed 002): identity → intent
+ * gate → working the task → verification → tool reference → policies →
+ * handoff → style → per-model tuning, as the sections of
+ * {@link LAYERED_SECTIONS}, every one `static`.
+ *
+ * - The tool reference lists `tools` by category (search, session, command,
+ *   other: fixed order and labels), each with its snippet and guidelines,
+ *   sorted by name: the same tools give the same bytes whatever order they
+ *   came in.
+ * - The style section adds the words for the `surface` (default `terminal`).
+ * - `corePrompt` replaces identity … style with one section,
+ *   `layered:core`, whose text it returns; it receives the rendered tool
+ *   reference to place where it likes. Tuning stays.
+ * - Tuning: the `tuning` option when given, else every built-in or given
+ *   fragment with an id under `layered.tuning.` whose `models:` globs match
+ *   `model` (built-in: `gpt-5*` and `claude-*`), in id order.
+ * - The prompt holds no per-turn value (no date, no working directory): it
+ *   stays byte-identical across days and directories; send those through
+ *   `environmentDelta`.
+ *
+ * Preset words are inserted literally (no template tags are read in them).
+ * A fragment in `fragments` with a built-in id (`layered.policies`)
+ * replaces that fragment's words; section names, orders and stabilities
+ * stay the preset's. Returns one disposer removing everything registered.
+ */
+export function layeredPreset(registry: PromptRegistrar, options: LayeredPresetOptions = {}): Disposer {
+  checkOptions(options)
+  const words = new PresetWords('layeredPreset', options.fragments)
+  const toolReference = renderToolReference(options.tools ?? [], words)
+  const section = (key: keyof typeof ORDER, text: string): PresetSection => ({
+    name: `layered:${key}`,
+    order: ORDER[key],
+    stability: 'static',
+    text,
+  })
+  let core: PresetSection[]
+  if (options.corePrompt !== undefined) {
+    const text = options.corePrompt({ toolReference })
+    if (typeof text !== 'string') {
+      throw new PresetError(
+        'invalid-option',
+        `layeredPreset: corePrompt returned ${text === null ? 'null' : typeof text}; return the core text as a string`,
+      )
+    }
+    core = [{ name: LAYERED_CORE_SECTION, order: ORDER.identity, stability: 'static', text }]
+  } else {
+    const surface = options.surface ?? 'terminal'
+    core = [
+      section('identity', words.text('layered.identity')),
+      section('intent-gate', headed('# Reading the request', words.text('layered.intent-gate'))),
+      section('working-task', headed('# Working the task', words.text('layered.working-task'))),
+      section('verification', headed('# Checking the work', words.text('layered.verification'))),
+      section('tool-reference', toolReference),
+      section('policies', headed('# Rules that always apply', words.text('layered.policies'))),
+      section('handoff', headed('# Handing back', words.text('layered.handoff'))),
+      section(
+        'style',
+        headed('# Style', words.text('layered.style'), words.text(`layered.style.${surface}`)),
+      ),
+    ]
+  }
+  return registerPresetSections(
+    registry,
+    [...core, section('tuning', tuningText(options, words))],
+    'layeredPreset',
+  )
+}

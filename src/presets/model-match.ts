@@ -1,0 +1,18 @@
+import picomatch from 'picomatch/posix.js'
+
+/**
+ * Whether a model id matches any of a fragment's `models:` globs (SPEC §6).
+ * Matching ignores case, and a glob is tried against the whole id and
+ * against its last `/`-separated part, so `claude-*` matches both
+ * `claude-sonnet-4-5` and `anthropic/claude-sonnet-4-5` (gateways prefix
+ * vendor paths that a family glob should not have to spell).
+ */
+export function modelMatches(globs: readonly string[], model: string): boolean {
+  const id = model.trim()
+  if (id.length === 0) return false
+  const tail = id.slice(id.lastIndexOf('/') + 1)
+  return globs.some((glob) => {
+    const test = picomatch(glob, { nocase: true, dot: true })
+    return test(id) || test(tail)
+  })
+}

@@ -1,0 +1,112 @@
+import type { FragmentManifestEntry } from '../compile/types.js'
+import { EMBEDDED_PRESETS } from './embedded.generated.js'
+import { PresetError } from './errors.js'
+import { type Fragment, formatFragmentError, fragmentIdFromPath, parseFragment } from './fragment.js'
+
+let builtins: ReadonlyMap<string, Fragment> | undefined
+
+function freezeFragment(fragment: Fragment): Fragment {
+  for (const value of Object.values(fragment)) if (Array.isArray(value)) Object.freeze(value)
+  Object.freeze(fragment.extra)
+  return Object.freeze(fragment)
+}
+
+/** The built-in fragments by id, parsed once from the embedded texts. */
+function builtinTable(): ReadonlyMap<string, Fragment> {
+  if (builtins !== undefined) return builtins
+  const table = new Map<string, Fragment>()
+  for (const relPath of Object.keys(EMBEDDED_PRESETS).sort()) {
+    const result = parseFragment(EMBEDDED_PRESETS[relPath]!, {
+      file: `presets/${relPath}`,
+      relPath,
+      id: fragmentIdFromPath(relPath),
+    })
+    // The embedded files are ours and tested; a parse error means a broken release.
+    if (result.fragment === undefined) {
+      throw new PresetError(
+        'missing-fragment',
+        `built-in preset fragment ${result.errors.map(formatFragmentError).join('; ')}; fix the file and run \`npx tsx scripts/embed-presets.ts\``,
+      )
+    }
+    table.set(result.fragment.id, freezeFragment(result.fragment))
+  }
+  builtins = table
+  return table
+}
+
+/**
+ * The preset fragments shipped with sysprompt (`presets/**\/*.md`, embedded
+ * at build time), in id order, frozen. Ids come from the paths
+ * (`layered/identity.md` → `layered.identity`); `source` is
+ * `presets/<path>`. A catalog lists these; a user overrides one by giving a
+ * fragment with the same id to a preset's `fragments` option.
+ */
+export function builtinPresetFragments(): readonly Fragment[] {
+  return [...builtinTable().values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/**
+ * The words one preset call reads: a fragment's trimmed body by id, taken
+ * from the caller's `fragments` when one has that id (the last one wins, as a
+ * later layer does in `loadFragments`), else from the built-in ones. A
+ * fragment with `enabled: false` stands for no words. `used` lists every
+ * fragment read, in first-read order, for manifests.
+ */
+export class PresetWords {
+  private readonly overrides = new Map<string, Fragment>()
+  private readonly read = new Map<string, Fragment>()
+
+  constructor(
+    private readonly preset: string,
+    fragments: readonly Fragment[] | undefined,
+  ) {
+    for (const fragment of fragments ?? []) this.overrides.set(fragment.id, fragment)
+  }
+
+  private lookup(id: string): Fragment | undefined {
+    return this.overrides.get(id) ?? builtinTable().get(id)
+  }
+
+  /** The fragment with this id: the caller's, else the built-in one; recorded as read. */
+  fragment(id: string): Fragment {
+    const fragment = this.lookup(id)
+    if (fragment === undefined) {
+      throw new PresetError(
+        'missing-fragment',
+        `${this.preset}: no preset fragment with id "${id}"; pass one in \`fragments\` or restore presets/${id.replaceAll('.', '/')}.md`,
+      )
+    }
+    if (!this.read.has(id)) this.read.set(id, fragment)
+    return fragment
+  }
+
+  /** The fragment's body, trimmed; `''` when it is disabled. */
+  text(id: string): string {
+    const fragment = this.fragment(id)
+    return fragment.enabled === false ? '' : fragment.body.trim()
+  }
+
+  /** Every known fragment (caller's over built-in) whose id starts with `prefix`, in id order; not recorded as read. */
+  withPrefix(prefix: string): Fragment[] {
+    const ids = new Set([...builtinTable().keys(), ...this.overrides.keys()])
+    return [...ids]
+      .filter((id) => id.startsWith(prefix))
+      .sort()
+      .map((id) => this.lookup(id)!)
+  }
+
+  /** Records a fragment found through `withPrefix` as read. */
+  use(fragment: Fragment): string {
+    return this.text(fragment.id)
+  }
+
+  /** The fragments read so far, as compile manifest entries. */
+  manifest(): FragmentManifestEntry[] {
+    return [...this.read.values()].map((f) => ({
+      id: f.id,
+      source: f.source,
+      contentHash: f.contentHash,
+      dynamic: f.dynamic,
+    }))
+  }
+}
