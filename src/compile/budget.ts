@@ -1,4 +1,4 @@
-import { LruCache } from '../template/cache.js'
+import { TextCache } from '../template/text-cache.js'
 import { CompileError } from './errors.js'
 import { countTokens } from './tokenizers.js'
 import type { BudgetCut, CompileWarning, Tokenizer } from './types.js'
@@ -64,7 +64,7 @@ interface Shrink {
 
 // Shrinks by tokenizer, section text, then `allowance:name`: an unchanged
 // over-budget assembly recompiles with lookups, not tokenizer runs.
-const shrinkMemo = new WeakMap<Tokenizer, LruCache<string, Map<string, Shrink>>>()
+const shrinkMemo = new WeakMap<Tokenizer, TextCache<Map<string, Shrink>>>()
 
 /**
  * The longest cut of `text` that fits `allowance` tokens: its first k whole
@@ -76,7 +76,7 @@ const shrinkMemo = new WeakMap<Tokenizer, LruCache<string, Map<string, Shrink>>>
 function shrink(name: string, text: string, allowance: number, tokenizer: Tokenizer): Shrink {
   let byText = shrinkMemo.get(tokenizer)
   if (byText === undefined) {
-    byText = new LruCache(256)
+    byText = new TextCache(256)
     shrinkMemo.set(tokenizer, byText)
   }
   let byAllowance = byText.get(text)

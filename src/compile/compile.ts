@@ -1,7 +1,7 @@
 import { renderSections, SECTION_SEPARATOR } from '../registry/render-prompt.js'
 import type { AssembledSection, PromptAssembly, Stability, ToolSchema } from '../registry/types.js'
-import { LruCache } from '../template/cache.js'
 import { compileTemplate } from '../template/index.js'
+import { TextCache } from '../template/text-cache.js'
 import { applyBudget } from './budget.js'
 import { CompileError } from './errors.js'
 import { canonicalJson, type HashFunction, hashText, sha256Hex, utf8Length } from './hash.js'
@@ -37,7 +37,7 @@ interface RenderedMemo {
 // unchanged section is found with one lookup keyed by its source string
 // (whose hash V8 keeps) instead of being rendered again into a fresh string
 // that every later memo would have to hash character by character.
-const renderMemo = new LruCache<string, RenderedMemo[]>(1024)
+const renderMemo = new TextCache<RenderedMemo[]>(1024)
 const VARIANTS_PER_SOURCE = 4
 
 function renderedValue(
@@ -81,7 +81,7 @@ function renderSection(section: AssembledSection, assembly: PromptAssembly): Ren
 
 // UTF-8 lengths of budget-cut texts (the shrink memo returns the same string
 // objects for an unchanged assembly, so these are cheap lookups).
-const cutBytes = new LruCache<string, number>(256)
+const cutBytes = new TextCache<number>(256)
 
 function bytesOfCut(text: string): number {
   let n = cutBytes.get(text)
@@ -111,12 +111,12 @@ function join(parts: readonly string[]): string {
 // every object; `JSON.stringify` is native and, for JSON data, determines the
 // canonical form, so an unchanged schema (even a fresh clone of it) costs one
 // stringify and a lookup.
-const toolMemo = new WeakMap<HashFunction, LruCache<string, string>>()
+const toolMemo = new WeakMap<HashFunction, TextCache<string>>()
 
 function toolHash(schema: ToolSchema, hash: HashFunction = sha256Hex): string {
   let memo = toolMemo.get(hash)
   if (memo === undefined) {
-    memo = new LruCache(1024)
+    memo = new TextCache(1024)
     toolMemo.set(hash, memo)
   }
   const plain = JSON.stringify(schema)

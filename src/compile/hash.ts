@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { LruCache } from '../template/cache.js'
+import { TextCache } from '../template/text-cache.js'
 
 /** A function from text to the lowercase hex sha256 of its UTF-8 bytes. */
 export type HashFunction = (text: string) => string
@@ -8,7 +8,7 @@ export type HashFunction = (text: string) => string
 /** The pure-JS sha256 (isomorphic); the node layer passes a faster one. */
 export const sha256Hex: HashFunction = (text) => bytesToHex(sha256(utf8ToBytes(text)))
 
-const memo = new WeakMap<HashFunction, LruCache<string, string>>()
+const memo = new WeakMap<HashFunction, TextCache<string>>()
 
 /**
  * `sha256:` + hex of `text`, memoized by text per hash function, so hashing
@@ -17,7 +17,7 @@ const memo = new WeakMap<HashFunction, LruCache<string, string>>()
 export function hashText(text: string, hash: HashFunction = sha256Hex): string {
   let cache = memo.get(hash)
   if (cache === undefined) {
-    cache = new LruCache(4096)
+    cache = new TextCache(4096)
     memo.set(hash, cache)
   }
   const hit = cache.get(text)

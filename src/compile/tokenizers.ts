@@ -1,6 +1,6 @@
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base'
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base'
-import { LruCache } from '../template/cache.js'
+import { TextCache } from '../template/text-cache.js'
 import type { Tokenizer, TokenizerName } from './types.js'
 
 // Special-token text (`<|endoftext|>`) is ordinary text in a system prompt:
@@ -29,7 +29,7 @@ export function resolveTokenizer(tokenizer: Tokenizer | TokenizerName | undefine
   return found
 }
 
-const counts = new WeakMap<Tokenizer, LruCache<string, number>>()
+const counts = new WeakMap<Tokenizer, TextCache<number>>()
 
 /**
  * Token count of `text`, memoized by text per tokenizer: recompiling after
@@ -39,7 +39,7 @@ export function countTokens(tokenizer: Tokenizer, text: string): number {
   if (text.length === 0) return 0
   let cache = counts.get(tokenizer)
   if (cache === undefined) {
-    cache = new LruCache(4096)
+    cache = new TextCache(4096)
     counts.set(tokenizer, cache)
   }
   const hit = cache.get(text)

@@ -31,8 +31,14 @@ export interface Template {
 
 /** Lenient mode lists at most this many diagnostics, then one that counts the rest. */
 const MAX_DIAGNOSTICS = 100
-/** Sources longer than this are compiled but not cached. */
-const MAX_CACHED_SOURCE = 1 << 20
+/**
+ * Sources longer than this are compiled but not cached. V8 hashes longer
+ * strings by their length alone, so a table keyed by them degrades into
+ * comparing whole sources; and holding many large sources alive costs more
+ * in garbage collection than parsing them again (~50 µs for 25 KB) saves.
+ * Registry sections, the templates compiled again and again, are far shorter.
+ */
+const MAX_CACHED_SOURCE = 16383
 const cache = new LruCache<string, CompiledTemplate[]>(256)
 
 class CompiledTemplate implements Template, RenderTarget {
@@ -78,29 +84,30 @@ export function compileTemplate(source: string, options: TemplateOptions = {}): 
   }
   const strict = options.strict ?? dialect === 'mustache'
   const name = options.name
-  const cached = cache.get(source)
+  const cacheable = source.length <= MAX_CACHED_SOURCE
+  const cached = cacheable ? cache.get(source) : undefined
   const hit = cached?.find((t) => t.dialect === dialect && t.strict === strict && t.name === name)
   if (hit !== undefined) return hit
 
   const syntax = dialect === 'mustache' ? MUSTACHE : BRACKET
   const tokens = dialect === 'mustache' ? tokenizeMustache(source) : tokenizeBracket(source)
-  const parsed = parse(source, tokens, syntax)
+  const parsed = parse(source, tokens, syntax, strict ? 1 : MAX_DIAGNOSTICS + 1)
   let diagnostics: Diagnostic[] = []
-  if (parsed.problems.length > 0) {
+  if (parsed.problemCount > 0) {
     if (strict) {
       const first = parsed.problems[0]!
       throw TemplateError.at(source, first.offset, {
         code: first.code,
         template: name,
-        detail: first.message(),
+        detail: first.message,
       })
     }
     diagnostics = toDiagnostics(source, parsed)
   }
   const template = new CompiledTemplate(source, dialect, strict, name, parsed, diagnostics)
-  if (source.length <= MAX_CACHED_SOURCE) {
+  if (cacheable) {
     if (cached === undefined) cache.set(source, [template])
-    else cached.push(template)
+    else if (cached.length < 8) cached.push(template)
   }
   return template
 }
@@ -110,14 +117,14 @@ function toDiagnostics(source: string, parsed: Parsed): Diagnostic[] {
   const { problems } = parsed
   const shown = problems.slice(0, MAX_DIAGNOSTICS).map((p) => ({
     code: p.code,
-    message: p.message(),
+    message: p.message,
     ...lines.at(p.offset),
   }))
   if (problems.length > MAX_DIAGNOSTICS) {
     const next = problems[MAX_DIAGNOSTICS]!
     shown.push({
       code: next.code,
-      message: `${problems.length - MAX_DIAGNOSTICS} more problems not listed; fix the ones above first`,
+      message: `${parsed.problemCount - MAX_DIAGNOSTICS} more problems not listed; fix the ones above first`,
       ...lines.at(next.offset),
     })
   }

@@ -25,5 +25,7 @@ export class Instruction {
     readonly offset: number,
     readonly negated: boolean,
     public target: number,
+    /** For `Insert` and `If`: the key's index in the template's variables, whose values render resolves once. */
+    readonly slot: number,
   ) {}
 }

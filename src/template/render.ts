@@ -53,10 +53,10 @@ export function render(target: RenderTarget, values: TemplateValues): string {
   if (values === null || typeof values !== 'object') {
     throw new TypeError('template values must be a Map or a plain object')
   }
-  const isMap = isMapLike(values)
   const { program, strict } = target
-  if (strict) checkKnown(target, values, isMap)
-  else checkTypes(target, values, isMap)
+  // Each referenced key is looked up once, into a slot the program indexes:
+  // type-checked whichever branches run, and known-checked in strict mode.
+  const resolved = resolveAll(target, values, isMapLike(values))
   let out = ''
   const n = program.length
   let pc = 0
@@ -68,14 +68,14 @@ export function render(target: RenderTarget, values: TemplateValues): string {
         pc++
         break
       case Op.Insert: {
-        const value = read(values, isMap, ins.text)
+        const value = resolved[ins.slot]
         if (value !== undefined) out += value
         else if (strict) throw valueless(target, ins)
         pc++
         break
       }
       case Op.If:
-        pc = (read(values, isMap, ins.text) !== undefined) !== ins.negated ? pc + 1 : ins.target
+        pc = (resolved[ins.slot] !== undefined) !== ins.negated ? pc + 1 : ins.target
         break
       default:
         pc = ins.target
@@ -84,32 +84,27 @@ export function render(target: RenderTarget, values: TemplateValues): string {
   return out
 }
 
-/**
- * Type-checks the value of every referenced key, taken branch or not, so a
- * non-string value fails whatever the other values are (strict mode does
- * this in {@link checkKnown}).
- */
-function checkTypes(target: RenderTarget, values: TemplateValues, isMap: boolean): void {
-  const { variables } = target
-  for (let i = 0; i < variables.length; i++) read(values, isMap, variables[i]!)
-}
-
-function checkKnown(target: RenderTarget, values: TemplateValues, isMap: boolean): void {
-  const { variables } = target
+/** The value of every referenced key, by slot; in strict mode an unknown key throws. */
+function resolveAll(target: RenderTarget, values: TemplateValues, isMap: boolean): (string | undefined)[] {
+  const { variables, strict } = target
+  const resolved = new Array<string | undefined>(variables.length)
   for (let i = 0; i < variables.length; i++) {
     const key = variables[i]!
-    if (has(values, isMap, key)) {
-      read(values, isMap, key) // type check every referenced value up front
-      continue
-    }
-    const known = (isMap ? [...(values as ReadonlyMap<string, unknown>).keys()] : Object.keys(values)).sort()
-    throw TemplateError.at(target.source, target.variableOffsets[i]!, {
-      code: 'unknown-variable',
-      template: target.name,
-      known,
-      detail: `unknown variable "${key}"; known: ${known.length > 0 ? known.join(', ') : '(none)'}. Provide a value for it or fix the name`,
-    })
+    if (strict && !has(values, isMap, key)) throw unknown(target, values, isMap, i)
+    resolved[i] = read(values, isMap, key)
   }
+  return resolved
+}
+
+function unknown(target: RenderTarget, values: TemplateValues, isMap: boolean, slot: number): TemplateError {
+  const key = target.variables[slot]!
+  const known = (isMap ? [...(values as ReadonlyMap<string, unknown>).keys()] : Object.keys(values)).sort()
+  return TemplateError.at(target.source, target.variableOffsets[slot]!, {
+    code: 'unknown-variable',
+    template: target.name,
+    known,
+    detail: `unknown variable "${key}"; known: ${known.length > 0 ? known.join(', ') : '(none)'}. Provide a value for it or fix the name`,
+  })
 }
 
 function valueless(target: RenderTarget, ins: Instruction): TemplateError {

@@ -14,26 +14,32 @@ export const BRACKET: DialectSyntax = {
  *
  * Only namespaced keys make tags, so Markdown (`- [x] done`, `[todo]`,
  * `[docs](url)`) stays text, as does anything else in brackets. Nothing here
- * is ever malformed: what is not a tag is text. The closing `]` position is
- * cached and recomputed only once passed, keeping the pass linear.
+ * is ever malformed: what is not a tag is text. Each `[` is read up to the
+ * next bracket; a `[` found there is where the next read starts, so no
+ * character is read twice and the pass stays linear.
  */
 export function tokenizeBracket(source: string): TokenizeResult {
   const tags: Tag[] = []
-  let nextClose = -2
+  const n = source.length
   let p = source.indexOf('[')
   while (p >= 0) {
     const from = p + 1
-    if (nextClose !== -1 && nextClose < from) nextClose = source.indexOf(']', from)
-    if (nextClose < 0) break
-    const nextOpen = source.indexOf('[', from)
-    if (nextOpen >= 0 && nextOpen < nextClose) {
-      p = nextOpen
+    let q = from
+    let c = 0
+    while (q < n) {
+      c = source.charCodeAt(q)
+      if (c === 0x5b || c === 0x5d) break
+      q++
+    }
+    if (q >= n) break
+    if (c === 0x5b) {
+      p = q
       continue
     }
-    const end = nextClose + 1
-    const tag = classify(source, p, from, nextClose, end)
+    const end = q + 1
+    const tag = classify(source, p, from, q, end)
     if (tag !== null) tags.push(tag)
-    p = nextOpen
+    p = source.indexOf('[', end)
   }
   return { tags, malformed: [] }
 }

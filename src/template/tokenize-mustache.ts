@@ -15,28 +15,29 @@ export const MUSTACHE: DialectSyntax = {
  * A complete group is `{{`, characters that are not braces, `}}`. A group
  * whose inside is not a key or block tag is malformed and kept whole; a `{{`
  * that opens no complete group is malformed when a `}}` follows anywhere
- * later, and ordinary prose otherwise. Scanning uses `indexOf` with cached
- * look-ahead positions, each recomputed only once the scan has passed it, so
- * the whole pass is linear even on megabytes of braces.
+ * later, and ordinary prose otherwise. One native `indexOf` pass finds the
+ * openings; the inside of each is read up to the first brace, and no two
+ * such reads overlap (the next `{{` cannot start before that brace), so the
+ * pass stays linear even on megabytes of braces.
  */
 export function tokenizeMustache(source: string): TokenizeResult {
   const tags: Tag[] = []
   const malformed: Malformed[] = []
   const lastClose = source.lastIndexOf('}}')
-  let nextOpenBrace = -2
-  let nextCloseBrace = -2
+  const n = source.length
   let p = source.indexOf('{{')
   while (p >= 0) {
     const from = p + 2
-    if (nextOpenBrace !== -1 && nextOpenBrace < from) nextOpenBrace = source.indexOf('{', from)
-    if (nextCloseBrace !== -1 && nextCloseBrace < from) nextCloseBrace = source.indexOf('}', from)
-    const closes =
-      nextCloseBrace >= 0 &&
-      (nextOpenBrace < 0 || nextCloseBrace < nextOpenBrace) &&
-      source.charCodeAt(nextCloseBrace + 1) === 0x7d
-    if (closes) {
-      const end = nextCloseBrace + 2
-      const tag = classify(source, p, from, nextCloseBrace, end)
+    let q = from
+    let c = 0
+    while (q < n) {
+      c = source.charCodeAt(q)
+      if (c === 0x7b || c === 0x7d) break
+      q++
+    }
+    if (c === 0x7d && q < n && source.charCodeAt(q + 1) === 0x7d) {
+      const end = q + 2
+      const tag = classify(source, p, from, q, end)
       if (tag === null) malformed.push({ start: p, end, unpaired: false })
       else tags.push(tag)
       p = source.indexOf('{{', end)

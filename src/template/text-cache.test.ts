@@ -1,0 +1,41 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { TextCache } from './text-cache.js'
+
+const long = (fill: string, at: number, mark: string) => {
+  const chars = fill.repeat(20_000).split('')
+  chars[at] = mark
+  return chars.join('')
+}
+
+describe('TextCache', () => {
+  it('keeps long texts of one length apart, even when they differ only where no sample looks', () => {
+    const cache = new TextCache<number>(16)
+    const texts = Array.from({ length: 4 }, (_, i) => long('a', 10_001 + i, 'b'))
+    texts.forEach((t, i) => cache.set(t, i))
+    texts.forEach((t, i) => expect(cache.get(t)).toBe(i))
+    expect(cache.get(long('a', 9_999, 'c'))).toBeUndefined()
+  })
+
+  it('drops the oldest entry of an overfull bucket rather than growing it', () => {
+    const cache = new TextCache<number>(16)
+    const texts = Array.from({ length: 6 }, (_, i) => long('a', 10_001 + i, 'b'))
+    texts.forEach((t, i) => cache.set(t, i))
+    expect(cache.get(texts[0]!)).toBeUndefined()
+    expect(cache.get(texts[5]!)).toBe(5)
+  })
+
+  it('property: what was set last for a text is what get returns', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 40 }), fc.integer())), (entries) => {
+        const cache = new TextCache<number>(1024)
+        const want = new Map<string, number>()
+        for (const [text, value] of entries) {
+          cache.set(text, value)
+          want.set(text, value)
+        }
+        for (const [text, value] of want) expect(cache.get(text)).toBe(value)
+      }),
+    )
+  })
+})
