@@ -36,6 +36,11 @@ export function useClock(choice: Clock | 'auto'): { clock: Clock; load: number; 
   return { clock, load, cores }
 }
 
+/** The selected clock's current reading, in ms. */
+export function clockNow(): number {
+  return now()
+}
+
 export function currentClock(): Clock {
   return clock
 }

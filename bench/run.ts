@@ -12,6 +12,7 @@
  * ones to BENCHES.
  */
 import { type Clock, useClock } from './measure.js'
+import { runRegistryBench } from './registry.js'
 import { runTemplateBench } from './template.js'
 
 const quick = process.argv.includes('--quick')
@@ -24,10 +25,12 @@ console.log(
   `clock: ${clock}${clockArg === 'auto' ? ` (auto: load average ${load.toFixed(1)} on ${cores} cores)` : ''}`,
 )
 
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length)
 const BENCHES: { name: string; run: (options: { quick: boolean }) => Promise<void> }[] = [
   { name: 'template', run: (options) => runTemplateBench(options) },
+  { name: 'registry', run: (options) => runRegistryBench(options) },
 ]
 
 const started = performance.now()
-for (const bench of BENCHES) await bench.run({ quick })
+for (const bench of BENCHES) if (only === undefined || only === bench.name) await bench.run({ quick })
 console.log(`\nbench done in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -47,6 +47,26 @@ function renderedValue(
   return Object.hasOwn(variables, key) ? variables[key] : ABSENT
 }
 
+// Whole-list hashes by the names and hashes they cover: the canonical JSON of
+// an unchanged list is not rebuilt on every compile.
+const toolListMemo = new WeakMap<HashFunction, TextCache<string>>()
+
+function toolListHash(tools: readonly CompiledTool[], hash: HashFunction = sha256Hex): string {
+  let memo = toolListMemo.get(hash)
+  if (memo === undefined) {
+    memo = new TextCache(256)
+    toolListMemo.set(hash, memo)
+  }
+  let key = ''
+  for (const tool of tools) key += `${tool.name}\u0000${tool.hash}\u0000`
+  let digest = memo.get(key)
+  if (digest === undefined) {
+    digest = hashText(canonicalJson(tools.map(({ name, hash }) => ({ name, hash }))), hash)
+    memo.set(key, digest)
+  }
+  return digest
+}
+
 /** The section rendered through `renderSections` (the one renderer), memoized. */
 function renderSection(section: AssembledSection, assembly: PromptAssembly): RenderedMemo {
   const variants = renderMemo.get(section.text)
@@ -235,7 +255,7 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
     hash: toolHash(schema, options.hash),
     schema,
   }))
-  const toolsHash = hashText(canonicalJson(tools.map(({ name, hash }) => ({ name, hash }))), options.hash)
+  const toolsHash = toolListHash(tools, options.hash)
 
   return {
     text,

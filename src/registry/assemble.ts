@@ -1,4 +1,5 @@
 import { compileTemplate, keyNamespace } from '../template/index.js'
+import { cloneJson } from './clone-json.js'
 import { RegistryError } from './errors.js'
 import type { Layer } from './layer.js'
 import { restoreProtected } from './protect.js'
@@ -60,7 +61,7 @@ function collectTools(
         }
         // A later (scoped) provider's tool replaces an earlier one of the same name.
         byName.delete(tool.name)
-        byName.set(tool.name, { ...tool, parameters: structuredClone(tool.parameters) })
+        byName.set(tool.name, { ...tool, parameters: cloneJson(tool.parameters) })
       }
       for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
     }
@@ -141,8 +142,8 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
   await resolveNamespaced(sections, resolvers, ctx, variables, stability)
 
   const assembly: PromptAssembly = { sections, tools, variables, stability }
-  const canonicalSections = protectedSections.size > 0 ? structuredClone(sections) : undefined
-  const canonicalTools = protectedTools.size > 0 ? structuredClone(tools) : undefined
+  const canonicalSections = protectedSections.size > 0 ? cloneJson(sections) : undefined
+  const canonicalTools = protectedTools.size > 0 ? cloneJson(tools) : undefined
   const result = await runWaterfall(inputs.middleware, assembly, ctx)
   if (canonicalSections === undefined && canonicalTools === undefined) return result
   return {

@@ -1,3 +1,4 @@
+import { cloneJson } from './clone-json.js'
 /**
  * Restores protected entries after the waterfall (SPEC §4): each protected
  * name gets back its canonical presence and definition. Restored entries
@@ -20,7 +21,7 @@ export function restoreProtected<T extends { name: string }>(
       if (!protectedNames.has(name)) following.add(name)
     }
     const next = restored.findIndex((candidate) => following.has(candidate.name))
-    restored.splice(next < 0 ? restored.length : next, 0, structuredClone(entry))
+    restored.splice(next < 0 ? restored.length : next, 0, cloneJson(entry))
   })
   return restored
 }
