@@ -265,7 +265,7 @@ describe('waterfall', () => {
     const registry = createPromptRegistry()
     const seen: string[] = []
     const mark =
-      (label: string) => async (a: PromptAssembly, _ctx: unknown, next: () => Promise<PromptAssembly>) => {
+      (label: string) => async (_a: PromptAssembly, _ctx: unknown, next: () => Promise<PromptAssembly>) => {
         seen.push(label)
         return next()
       }

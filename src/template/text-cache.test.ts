@@ -12,15 +12,15 @@ describe('TextCache', () => {
   it('keeps long texts of one length apart, even when they differ only where no sample looks', () => {
     const cache = new TextCache<number>(16)
     const texts = Array.from({ length: 4 }, (_, i) => long('a', 10_001 + i, 'b'))
-    texts.forEach((t, i) => cache.set(t, i))
-    texts.forEach((t, i) => expect(cache.get(t)).toBe(i))
+    for (const [i, t] of texts.entries()) cache.set(t, i)
+    for (const [i, t] of texts.entries()) expect(cache.get(t)).toBe(i)
     expect(cache.get(long('a', 9_999, 'c'))).toBeUndefined()
   })
 
   it('drops the oldest entry of an overfull bucket rather than growing it', () => {
     const cache = new TextCache<number>(16)
     const texts = Array.from({ length: 6 }, (_, i) => long('a', 10_001 + i, 'b'))
-    texts.forEach((t, i) => cache.set(t, i))
+    for (const [i, t] of texts.entries()) cache.set(t, i)
     expect(cache.get(texts[0]!)).toBeUndefined()
     expect(cache.get(texts[5]!)).toBe(5)
   })

@@ -49,10 +49,16 @@ export class TextCache<V> {
   }
 
   set(text: string, value: V): void {
-    if (text.length <= V8_FULL_HASH_LIMIT) return this.short.set(text, value)
+    if (text.length <= V8_FULL_HASH_LIMIT) {
+      this.short.set(text, value)
+      return
+    }
     const key = sampledKey(text)
     const bucket = this.long.get(key)
-    if (bucket === undefined) return this.long.set(key, [{ text, value }])
+    if (bucket === undefined) {
+      this.long.set(key, [{ text, value }])
+      return
+    }
     const existing = bucket.find((entry) => entry.text === text)
     if (existing !== undefined) existing.value = value
     else {

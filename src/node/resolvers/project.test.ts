@@ -71,7 +71,8 @@ describe('project resolver', () => {
       'project:instructions',
     )
     const expected = await discoverInstructions({ cwd, root: repo, home })
-    expect(value).toBe(expected.text)
+    // The discovered text without its trailing line break: the template decides the spacing around it.
+    expect(value).toBe(expected.text.trimEnd())
     expect(value).toContain('Root rules.')
     expect(value).toContain('Package rules.')
     expect(value?.indexOf('Root rules.')).toBeLessThan(value?.indexOf('Package rules.') ?? -1)

@@ -52,7 +52,7 @@ export function projectResolver(options: ProjectResolverOptions): VariableResolv
           home: options.os.homedir(),
           fs: options.fs,
         })
-        return found.files.length === 0 ? null : found.text
+        return found.files.length === 0 ? null : found.text.trimEnd()
       }
       const values = await Promise.all(
         keys.map((key) =>

@@ -1,0 +1,138 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Command } from 'commander'
+import {
+  checkLock,
+  createLock,
+  formatLock,
+  LockError,
+  type PromptLock,
+  parseLock,
+  type TokenizerName,
+} from '../../compile/index.js'
+import { type CommandContext, examples, printer } from '../command.js'
+import { CliError, EXIT } from '../errors.js'
+import { requireCompiled } from '../failure.js'
+import {
+  addPromptOptions,
+  type PromptOptions,
+  type RawOptions,
+  readPromptOptions,
+  TOKENIZERS,
+} from '../options.js'
+import { grouped, json } from '../output.js'
+import { buildProject, type ProjectPrompt } from '../project.js'
+import { projectRoot } from '../root.js'
+
+/** The lock file's name, in the project root. */
+export const LOCK_FILE = 'sysprompt.lock'
+
+/** Reads and parses `sysprompt.lock`; a missing or broken lock is a `CliError` that says how to make one. */
+export async function readLock(root: string): Promise<PromptLock> {
+  const path = join(root, LOCK_FILE)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch {
+    throw new CliError('no-lock', `no ${LOCK_FILE} in ${root}`, 'run `sysprompt check --update` to create it')
+  }
+  try {
+    return parseLock(text)
+  } catch (error) {
+    if (error instanceof LockError)
+      throw new CliError(error.code, `${path}: ${error.message}`, 'fix it or run `sysprompt check --update`')
+    throw error
+  }
+}
+
+/** The tokenizer to compare in: `--tokenizer` when given, else the lock's (so a lock made with `estimate` checks as such). */
+export function lockTokenizer(options: PromptOptions, lock: PromptLock | undefined): TokenizerName {
+  if (options.tokenizerGiven || lock === undefined) return options.tokenizer
+  return (TOKENIZERS as readonly string[]).includes(lock.tokenizer)
+    ? (lock.tokenizer as TokenizerName)
+    : options.tokenizer
+}
+
+/**
+ * Reads the lock of the project and builds the prompt in the tokenizer the
+ * lock counts in (unless `--tokenizer` says otherwise). With `required`, a
+ * missing or broken lock is an error; without, it is `undefined`.
+ */
+export async function buildWithLock(
+  options: PromptOptions,
+  env: Record<string, string | undefined>,
+  required: boolean,
+): Promise<{ project: ProjectPrompt; lock: PromptLock | undefined; lockPath: string }> {
+  const root = await projectRoot(options.cwd, options.root)
+  const lock = required ? await readLock(root) : await readLock(root).catch(() => undefined)
+  const project = await buildProject({ ...options, tokenizer: lockTokenizer(options, lock) }, env)
+  return { project, lock, lockPath: join(root, LOCK_FILE) }
+}
+
+/** `sysprompt check`: compare the prompt with `sysprompt.lock` (golden prompts in CI); `--update` rewrites it. */
+export function registerCheck(program: Command, ctx: CommandContext): void {
+  addPromptOptions(
+    program
+      .command('check')
+      .description(`compare the prompt with ${LOCK_FILE} in the project root (exit 1 on any difference)`)
+      .option('--update', `write ${LOCK_FILE} from the current prompt`),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        ['sysprompt check --update', `write ${LOCK_FILE} (commit it)`],
+        ['sysprompt check', 'in CI: fail when the prompt changed'],
+        [
+          'sysprompt check --set prompt:cwd=/workspace',
+          'pin machine-specific values so the lock is the same everywhere',
+        ],
+      ]),
+    )
+    .action(async (raw: RawOptions) => {
+      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const print = printer(ctx, options.color)
+      const update = raw.update === true
+      const { project, lock, lockPath } = await buildWithLock(options, ctx.io.env, !update)
+      if (update) {
+        const compiled = requireCompiled(project)
+        await writeFile(lockPath, formatLock(createLock(compiled, project.sources)))
+        const summary = {
+          updated: true,
+          lock: lockPath,
+          hash: compiled.hash,
+          tokens: compiled.tokens,
+          sections: compiled.sections.length,
+        }
+        print.out(
+          options.json
+            ? json(summary)
+            : `wrote ${lockPath}: ${compiled.sections.length} section${compiled.sections.length === 1 ? '' : 's'}, ${grouped(compiled.tokens)} tokens (${compiled.tokenizer})\n`,
+        )
+        ctx.exit(EXIT.ok)
+        return
+      }
+      const compiled = requireCompiled(project)
+      const result = checkLock(compiled, lock!)
+      if (options.json) {
+        print.out(
+          json({
+            ok: result.ok,
+            lock: lockPath,
+            hash: compiled.hash,
+            lockHash: lock!.hash,
+            differences: result.differences,
+          }),
+        )
+      } else if (result.ok) {
+        print.out(
+          `${print.paint('green', 'ok')}: the prompt matches ${lockPath} (${grouped(compiled.tokens)} tokens)\n`,
+        )
+      } else {
+        for (const d of result.differences) print.out(`${print.paint('red', '✗')} ${d.message}\n`)
+        ctx.io.stderr.write(
+          `sysprompt: the prompt differs from ${LOCK_FILE} in ${result.differences.length} place${result.differences.length === 1 ? '' : 's'}; run \`sysprompt check --update\` if the change is intended\n`,
+        )
+      }
+      ctx.exit(result.ok ? EXIT.ok : EXIT.findings)
+    })
+}

@@ -1,0 +1,146 @@
+import { readFile } from 'node:fs/promises'
+import type { Command } from 'commander'
+import { prefixTokens } from '../../compile/diff.js'
+import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } from '../../compile/index.js'
+import { type CommandContext, examples, printer } from '../command.js'
+import { CliError, EXIT, UsageError } from '../errors.js'
+import { requireCompiled } from '../failure.js'
+import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
+import { grouped, json, type Paint } from '../output.js'
+import { buildWithLock } from './check.js'
+
+function isCompiled(value: unknown): value is CompiledPrompt {
+  if (value === null || typeof value !== 'object') return false
+  const v = value as Record<string, unknown>
+  return (
+    typeof v.text === 'string' &&
+    typeof v.tokens === 'number' &&
+    Array.isArray(v.sections) &&
+    v.sections.every((s) => {
+      const o = s as Record<string, unknown>
+      return (
+        typeof o?.name === 'string' &&
+        typeof o.start === 'number' &&
+        typeof o.end === 'number' &&
+        typeof o.hash === 'string'
+      )
+    })
+  )
+}
+
+async function readCompiled(shellCwd: string, name: string): Promise<CompiledPrompt> {
+  const path = await existingFile(shellCwd, name, 'diff:')
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'))
+  } catch (cause) {
+    throw new CliError(
+      'invalid-compiled',
+      `${name} is not JSON (${(cause as Error).message})`,
+      'write it with `sysprompt show --format json > FILE`',
+      { cause },
+    )
+  }
+  if (!isCompiled(value)) {
+    throw new CliError(
+      'invalid-compiled',
+      `${name} is not a compiled prompt`,
+      'write it with `sysprompt show --format json > FILE`',
+    )
+  }
+  return value
+}
+
+/**
+ * The cache view of the current prompt against its lock (which records
+ * sections, not text): the first section that differs from the lock's
+ * sequence, the tokens of the sections before it, and the sections added,
+ * removed and changed.
+ */
+export function diffAgainstLock(compiled: CompiledPrompt, lock: PromptLock): PromptDiff {
+  const locked = new Map(lock.sections.map((s) => [s.name, s]))
+  const current = new Set(compiled.sections.map((s) => s.name))
+  let same = 0
+  while (
+    same < compiled.sections.length &&
+    same < lock.sections.length &&
+    compiled.sections[same]!.name === lock.sections[same]!.name &&
+    compiled.sections[same]!.hash === lock.sections[same]!.hash
+  )
+    same++
+  const added = compiled.sections.filter((s) => !locked.has(s.name)).map((s) => s.name)
+  const changed = compiled.sections
+    .filter((s) => locked.has(s.name) && locked.get(s.name)!.hash !== s.hash)
+    .map((s) => s.name)
+  const removed = lock.sections.filter((s) => !current.has(s.name)).map((s) => s.name)
+  const identical = compiled.hash === lock.hash
+  const next = compiled.sections[same]
+  return {
+    identical,
+    firstDifference: identical ? null : (next?.start ?? compiled.text.length),
+    section: identical ? null : (next?.name ?? null),
+    commonPrefixTokens: identical ? compiled.tokens : prefixTokens(compiled, same),
+    added,
+    removed,
+    changed,
+  }
+}
+
+function render(diff: PromptDiff, paint: Paint): string {
+  if (diff.identical)
+    return `${paint('green', 'identical')}: ${grouped(diff.commonPrefixTokens)} tokens, all reusable from cache\n`
+  const list = (names: string[]) => (names.length === 0 ? '—' : names.join(', '))
+  return [
+    `${paint('bold', 'first change')}   character ${diff.firstDifference}, ${diff.section === null ? 'where the new prompt ends' : `in section ${diff.section}`}`,
+    `${paint('bold', 'cached prefix')}  ${grouped(diff.commonPrefixTokens)} tokens still served from the provider's cache`,
+    `${paint('bold', 'added')}          ${paint('green', list(diff.added))}`,
+    `${paint('bold', 'removed')}        ${paint('red', list(diff.removed))}`,
+    `${paint('bold', 'changed')}        ${paint('yellow', list(diff.changed))}`,
+    '',
+  ].join('\n')
+}
+
+/** `sysprompt diff`: what changed between two compiled prompts, from the provider cache's point of view. */
+export function registerDiff(program: Command, ctx: CommandContext): void {
+  addPromptOptions(
+    program
+      .command('diff')
+      .description('explain the difference between two compiled prompts (exit 1 when they differ)')
+      .argument('[before]', 'a compiled prompt (JSON from `sysprompt show --format json`)')
+      .argument('[after]', 'another compiled prompt')
+      .option('--lock', 'compare the current prompt with sysprompt.lock instead'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        ['sysprompt show --format json > before.json', 'save the prompt …'],
+        ['sysprompt show --format json --model gpt-5 > after.json', '… and another one'],
+        [
+          'sysprompt diff before.json after.json',
+          'first change, cached prefix, sections added/removed/changed',
+        ],
+        ['sysprompt diff --lock', 'the current prompt against sysprompt.lock'],
+      ]),
+    )
+    .action(async (before: string | undefined, after: string | undefined, raw: RawOptions) => {
+      let diff: PromptDiff
+      if (raw.lock === true) {
+        if (before !== undefined)
+          throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
+        const options = await readPromptOptions(raw, ctx.io.cwd)
+        const { project, lock } = await buildWithLock(options, ctx.io.env, true)
+        diff = diffAgainstLock(requireCompiled(project), lock!)
+      } else {
+        if (before === undefined || after === undefined) {
+          throw new UsageError(
+            'diff needs two compiled-prompt files, or --lock',
+            'run `sysprompt diff before.json after.json`',
+          )
+        }
+        diff = diffCompiled(await readCompiled(ctx.io.cwd, before), await readCompiled(ctx.io.cwd, after))
+      }
+      const print = printer(ctx, raw.color === false ? false : undefined)
+      print.out(raw.json === true ? json(diff) : render(diff, print.paint))
+      ctx.exit(diff.identical ? EXIT.ok : EXIT.findings)
+    })
+}

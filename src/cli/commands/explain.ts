@@ -1,0 +1,82 @@
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import { explainInstructions, isInside } from '../../node/index.js'
+import { type CommandContext, examples, printer } from '../command.js'
+import { EXIT } from '../errors.js'
+import { addCommonOptions, type RawOptions, readCommonOptions } from '../options.js'
+import { json } from '../output.js'
+import { shown } from '../paths.js'
+import { projectRoot } from '../root.js'
+import { describeDecision, judgeRules, loadRules, rulesDir } from '../rules.js'
+
+/** `sysprompt explain FILE`: why an instruction file or a rule is in the prompt or not. */
+export function registerExplain(program: Command, ctx: CommandContext): void {
+  addCommonOptions(
+    program
+      .command('explain')
+      .description('say why an instruction file or a rule is in the prompt or not')
+      .argument(
+        '<file>',
+        'an instruction file (AGENTS.md, …) or a rule in .sysprompt/rules/, relative to the current directory',
+      ),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        ['sysprompt explain AGENTS.md', 'included, truncated or skipped, and why'],
+        ['sysprompt explain docs/CLAUDE.md --mode claude', 'as Claude Code would decide'],
+        [
+          'sysprompt explain .sysprompt/rules/testing.md --path src/a.test.ts',
+          'whether a rule applies to that file',
+        ],
+      ]),
+    )
+    .action(async (file: string, raw: RawOptions) => {
+      const options = await readCommonOptions(raw, ctx.io.cwd)
+      const print = printer(ctx, options.color)
+      const root = await projectRoot(options.cwd, options.root)
+      const path = resolve(ctx.io.cwd, file)
+      if (isInside(rulesDir(root), path) && path.endsWith('.md')) {
+        const rules = await loadRules(root)
+        const rule = rules.list.find((r) => r.source === path)
+        const error = rules.errors.find((e) => e.file === path)
+        const judged =
+          rule === undefined ? undefined : judgeRules([rule], options.paths, root, options.model)[0]
+        const result =
+          judged === undefined
+            ? {
+                kind: 'rule' as const,
+                file: path,
+                status: 'skipped' as const,
+                code: error === undefined ? 'missing' : error.code,
+                reason:
+                  error === undefined
+                    ? `there is no rule file ${shown(path, root)}`
+                    : `it does not load: ${error.message}`,
+              }
+            : {
+                kind: 'rule' as const,
+                file: path,
+                id: judged.rule.id,
+                status: judged.decision.applies ? ('included' as const) : ('skipped' as const),
+                code: judged.decision.reason,
+                reason: describeDecision(judged.decision, options.paths, root),
+              }
+        print.out(
+          options.json
+            ? json(result)
+            : `${shown(path, root)}: ${print.paint(result.status === 'included' ? 'green' : 'yellow', result.status)}: ${result.reason}\n`,
+        )
+        ctx.exit(EXIT.ok)
+        return
+      }
+      const explained = await explainInstructions({ cwd: options.cwd, root, mode: options.mode, file: path })
+      const tone = explained.status === 'included' ? 'green' : 'yellow'
+      print.out(
+        options.json
+          ? json({ kind: 'instructions', ...explained })
+          : `${shown(explained.file, root)}: ${print.paint(tone, explained.status)}: ${explained.reason}\n`,
+      )
+      ctx.exit(EXIT.ok)
+    })
+}

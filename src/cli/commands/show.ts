@@ -1,0 +1,80 @@
+import { type Command, Option } from 'commander'
+import { toAnthropic, toGemini, toOpenAI } from '../../compile/index.js'
+import { formatFragmentError } from '../../presets/index.js'
+import { type CommandContext, examples, printer } from '../command.js'
+import { EXIT } from '../errors.js'
+import { requireCompiled } from '../failure.js'
+import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
+import { json } from '../output.js'
+import { buildProject, cachePlan, type ProjectPrompt } from '../project.js'
+
+const FORMATS = ['text', 'json', 'anthropic', 'openai', 'gemini'] as const
+
+/** Warnings worth seeing while the prompt still builds: fragments that did not load, compile warnings. */
+export function buildWarnings(project: ProjectPrompt): string[] {
+  const errors = [...project.rules.errors, ...project.overrides.errors]
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const e of errors) {
+    const line = `${formatFragmentError(e)} (left out)`
+    if (!seen.has(line)) out.push(line)
+    seen.add(line)
+  }
+  for (const w of project.compiled?.warnings ?? []) out.push(w.message)
+  return out
+}
+
+/** `sysprompt show`: the prompt this project would get, as text or as a provider request shape. */
+export function registerShow(program: Command, ctx: CommandContext): void {
+  addPromptOptions(
+    program
+      .command('show')
+      .description('print the system prompt this project would get')
+      .addOption(
+        new Option(
+          '--format <format>',
+          'text: the prompt itself; json: the compiled prompt (what `diff` reads); anthropic, openai, gemini: the request fields',
+        )
+          .choices(FORMATS)
+          .default('text'),
+      ),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        ['sysprompt show', 'the prompt for the current directory'],
+        ['sysprompt show --cwd packages/api --path src/a.test.ts', 'as an agent working on that file'],
+        ['sysprompt show --format json > before.json', 'the compiled prompt, for `sysprompt diff`'],
+        [
+          'sysprompt show --format anthropic --model claude-sonnet-4-5',
+          'system blocks with cache_control marks',
+        ],
+        [
+          'sysprompt show --preset layered --mode codex',
+          'the layered preset with instructions as Codex finds them',
+        ],
+      ]),
+    )
+    .action(async (raw: RawOptions) => {
+      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const print = printer(ctx, options.color)
+      const project = await buildProject(options, ctx.io.env)
+      const compiled = requireCompiled(project)
+      for (const warning of buildWarnings(project)) print.warn(warning)
+      const format =
+        raw.json === true && raw.format === 'text' ? 'json' : (raw.format as (typeof FORMATS)[number])
+      if (format === 'text') {
+        // Exactly the prompt; a terminal gets a final line break so the shell prompt starts on its own line.
+        print.out(compiled.text)
+        if (ctx.io.stdout.isTTY === true && !compiled.text.endsWith('\n')) print.out('\n')
+      } else if (format === 'json') {
+        print.out(json(compiled))
+      } else if (format === 'anthropic') {
+        const plan = cachePlan({ ...project, options: { ...options, provider: 'anthropic' } }, compiled)
+        print.out(json(toAnthropic(compiled, { breakpoints: plan.breakpoints })))
+      } else {
+        print.out(json(format === 'openai' ? toOpenAI(compiled) : toGemini(compiled)))
+      }
+      ctx.exit(EXIT.ok)
+    })
+}

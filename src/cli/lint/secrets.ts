@@ -1,0 +1,141 @@
+import { isWordUnit, type TextHit } from './types.js'
+
+/** A key format: literal prefixes, then a run of `body` characters of a given length. */
+interface KeyPattern {
+  what: string
+  prefixes: readonly string[]
+  body: (c: number) => boolean
+  min: number
+  /** The run must be exactly `min` long (AWS access key ids). */
+  exact?: boolean
+  /** Real keys mix letters and digits; documentation placeholders (`sk-your-key-here`) do not. */
+  mixed?: boolean
+  advice: string
+}
+
+const isAlnum = (c: number) => isWordUnit(c) && c !== 0x5f
+const isUpperOrDigit = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a)
+const isKeyChar = (c: number) => isWordUnit(c) || c === 0x2d
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39
+const isLetter = (c: number) => isWordUnit(c) && !isDigit(c) && c !== 0x5f
+
+const ROTATE = 'remove it, rotate it, and pass it at run time instead'
+
+const PATTERNS: readonly KeyPattern[] = [
+  { what: 'API key', prefixes: ['sk-'], body: isKeyChar, min: 20, mixed: true, advice: ROTATE },
+  {
+    what: 'GitHub token',
+    prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
+    body: isAlnum,
+    min: 30,
+    mixed: true,
+    advice: ROTATE,
+  },
+  { what: 'GitHub token', prefixes: ['github_pat_'], body: isWordUnit, min: 30, mixed: true, advice: ROTATE },
+  {
+    what: 'AWS access key id',
+    prefixes: ['AKIA', 'ASIA'],
+    body: isUpperOrDigit,
+    min: 16,
+    exact: true,
+    advice: ROTATE,
+  },
+  {
+    what: 'Slack token',
+    prefixes: ['xoxb-', 'xoxp-'],
+    body: isKeyChar,
+    min: 10,
+    mixed: true,
+    advice: ROTATE,
+  },
+]
+
+function mixed(text: string, start: number, end: number): boolean {
+  let digit = false
+  let letter = false
+  for (let i = start; i < end && !(digit && letter); i++) {
+    const c = text.charCodeAt(i)
+    digit ||= isDigit(c)
+    letter ||= isLetter(c)
+  }
+  return digit && letter
+}
+
+/** What a finding shows of a key: its public prefix and its length, never the secret part. */
+export function masked(prefix: string, length: number): string {
+  return `${prefix}… (${length} characters)`
+}
+
+/** A found secret: the hit, and the secret itself so callers can tell the same key found twice apart (never printed). */
+export interface SecretHit extends TextHit {
+  secret: string
+}
+
+function scanPattern(text: string, pattern: KeyPattern, hits: SecretHit[]): void {
+  for (const prefix of pattern.prefixes) {
+    let from = 0
+    for (let at = text.indexOf(prefix, from); at !== -1; at = text.indexOf(prefix, from)) {
+      const bodyStart = at + prefix.length
+      let end = bodyStart
+      while (end < text.length && pattern.body(text.charCodeAt(end))) end++
+      // Resume after the run whatever it was: every character is looked at a bounded number of times.
+      from = Math.max(end, at + 1)
+      if (at > 0 && isWordUnit(text.charCodeAt(at - 1))) continue
+      const length = end - bodyStart
+      if (
+        pattern.exact === true
+          ? length !== pattern.min || isWordUnit(text.charCodeAt(end))
+          : length < pattern.min
+      )
+        continue
+      if (pattern.mixed === true && !mixed(text, bodyStart, end)) continue
+      hits.push({
+        offset: at,
+        severity: 'error',
+        code: 'secret',
+        message: `likely secret: ${pattern.what} ${masked(prefix, end - at)}; ${pattern.advice}`,
+        secret: text.slice(at, end),
+      })
+    }
+  }
+}
+
+const BEGIN = '-----BEGIN '
+const KEY_END = 'PRIVATE KEY-----'
+
+function scanPrivateKeys(text: string, hits: SecretHit[]): void {
+  let from = 0
+  for (let at = text.indexOf(BEGIN, from); at !== -1; at = text.indexOf(BEGIN, from)) {
+    // The label is a few upper-case words: `RSA PRIVATE KEY`, `OPENSSH PRIVATE KEY`, `PRIVATE KEY`.
+    let end = at + BEGIN.length
+    const limit = Math.min(text.length, end + 40)
+    while (end < limit && (isUpperOrDigit(text.charCodeAt(end)) || text.charCodeAt(end) === 0x20)) end++
+    from = end
+    if (!text.startsWith('-----', end) || !text.startsWith(KEY_END, end - (KEY_END.length - 5))) continue
+    const label = text.slice(at + BEGIN.length, end)
+    hits.push({
+      offset: at,
+      severity: 'error',
+      code: 'secret',
+      message: `likely secret: a ${label.trim()} block (-----BEGIN ${label}-----); remove it and replace the key`,
+      secret: text.slice(at, end + 5),
+    })
+  }
+}
+
+/**
+ * Likely secrets in included text (SPEC §9): API keys (`sk-…`), GitHub
+ * tokens (`ghp_…`, `github_pat_…`), AWS access key ids (`AKIA…`), Slack
+ * tokens (`xoxb-…`, `xoxp-…`) and private key blocks. Each pattern is a
+ * literal prefix found with `indexOf`, then a run of key characters; the
+ * scan resumes after each run, so it is linear in the text. A key must
+ * start at a word boundary and, where real keys do, mix letters and digits
+ * (so `sk-your-api-key-goes-here` is not reported). Messages show only the
+ * prefix and the length.
+ */
+export function scanSecrets(text: string): SecretHit[] {
+  const hits: SecretHit[] = []
+  for (const pattern of PATTERNS) scanPattern(text, pattern, hits)
+  scanPrivateKeys(text, hits)
+  return hits.sort((a, b) => a.offset - b.offset)
+}

@@ -1,0 +1,199 @@
+import { realpath, stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { type Command, Option } from 'commander'
+import type { CacheProvider, TokenizerName } from '../compile/index.js'
+import { INSTRUCTION_MODES, type InstructionMode } from '../node/index.js'
+import { AUTONOMY_LEVELS, type Autonomy } from '../presets/index.js'
+import { isValidKey } from '../template/index.js'
+import { UsageError } from './errors.js'
+
+/** The presets `--preset` can name: the default template, or one of the preset builders of SPEC §7. */
+export const PRESETS = ['default', 'layered', 'session'] as const
+/** A value of `--preset`. */
+export type PresetName = (typeof PRESETS)[number]
+
+/** The values of `--tokenizer`. */
+export const TOKENIZERS: readonly TokenizerName[] = ['o200k', 'cl100k', 'estimate']
+/** The values of `--provider`. */
+export const PROVIDERS: readonly CacheProvider[] = ['anthropic', 'openai', 'gemini']
+
+/** What every command reads from the command line, checked. */
+export interface CommonOptions {
+  json: boolean
+  color: boolean | undefined
+  /** The agent's working directory: absolute, real, an existing directory. */
+  cwd: string
+  /** `--root`, absolute and real, when given. */
+  root: string | undefined
+  mode: InstructionMode
+  /** Working paths (absolute, resolved against `cwd`) that select rules. */
+  paths: string[]
+  model: string | undefined
+}
+
+/** What the commands that build the prompt read on top of {@link CommonOptions}. */
+export interface PromptOptions extends CommonOptions {
+  preset: PresetName | undefined
+  /** `--template`, absolute, an existing file. */
+  template: string | undefined
+  tokenizer: TokenizerName
+  /** Whether `--tokenizer` was given (check falls back to the lock's tokenizer otherwise). */
+  tokenizerGiven: boolean
+  provider: CacheProvider
+  providerGiven: boolean
+  autonomy: Autonomy
+  /** `--set key=value`, in the order given (a later one wins). */
+  set: Map<string, string>
+  /** `--env NAME`: the environment variables `env:NAME` may read. */
+  env: string[]
+  /** `--tools`, absolute, an existing file. */
+  tools: string | undefined
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value]
+
+/** Adds `--json`, `--cwd`, `--root`, `--mode`, `--path`, `--model` and `--no-color`. */
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('--json', 'print JSON instead of text')
+    .option('--cwd <dir>', "the agent's working directory (default: the current directory)")
+    .option(
+      '--root <dir>',
+      'the project root (default: the nearest ancestor of --cwd, or --cwd itself, holding .sysprompt/ or .git)',
+    )
+    .addOption(
+      new Option('--mode <mode>', 'instruction-file discovery as this harness does it')
+        .choices(INSTRUCTION_MODES)
+        .default('sysprompt'),
+    )
+    .option(
+      '--path <path>',
+      'a path the agent works on, relative to --cwd (repeatable); selects rules with `paths:`',
+      collect,
+    )
+    .option('--model <id>', 'the model id (prompt:model, per-model tuning, cache minimums)')
+    .option('--no-color', 'no colours even on a terminal (NO_COLOR does the same)')
+}
+
+/** Adds the options that shape the prompt: preset or template, tokenizer, provider, values. */
+export function addPromptOptions(command: Command): Command {
+  return addCommonOptions(command)
+    .addOption(
+      new Option(
+        '--preset <name>',
+        'build the prompt with a built-in preset instead of the project template',
+      ).choices(PRESETS),
+    )
+    .option(
+      '--template <file>',
+      'a template file (fragment format: optional front matter, bracket dialect by default)',
+    )
+    .addOption(
+      new Option(
+        '--tokenizer <name>',
+        "how tokens are counted (default: o200k; check and diff --lock: the lock's)",
+      ).choices(TOKENIZERS),
+    )
+    .addOption(
+      new Option(
+        '--provider <name>',
+        'the provider whose prompt cache to plan for (default: anthropic)',
+      ).choices(PROVIDERS),
+    )
+    .addOption(
+      new Option('--autonomy <level>', 'autonomy level for --preset session')
+        .choices(AUTONOMY_LEVELS)
+        .default('suggest'),
+    )
+    .option('--set <key=value>', 'pin a variable, e.g. --set prompt:cwd=/workspace (repeatable)', collect)
+    .option('--env <NAME>', 'allow env:NAME to read this environment variable (repeatable)', collect)
+    .option('--tools <file>', 'a JSON file holding the tool schemas [{ name, description, parameters }]')
+}
+
+/** Raw values as commander gives them. */
+export type RawOptions = Record<string, unknown>
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [])
+
+/** An existing directory named by an option, absolute; a usage error otherwise. */
+export async function existingDir(base: string, value: string, option: string): Promise<string> {
+  const path = resolve(base, value)
+  const found = await stat(path).catch(() => undefined)
+  if (found === undefined)
+    throw new UsageError(`${option} ${value}: no such directory`, `pass an existing directory`)
+  if (!found.isDirectory()) throw new UsageError(`${option} ${value}: not a directory`, `pass a directory`)
+  return realpath(path)
+}
+
+/** An existing regular file named on the command line, absolute; a usage error otherwise. */
+export async function existingFile(base: string, value: string, what: string): Promise<string> {
+  const path = resolve(base, value)
+  const found = await stat(path).catch(() => undefined)
+  if (found === undefined) throw new UsageError(`${what} ${value}: no such file`, 'check the path')
+  if (!found.isFile()) throw new UsageError(`${what} ${value}: not a regular file`, 'pass a file')
+  return path
+}
+
+/** Checks and resolves the common options against the shell's working directory. */
+export async function readCommonOptions(raw: RawOptions, shellCwd: string): Promise<CommonOptions> {
+  const cwd = await existingDir(shellCwd, str(raw.cwd) ?? shellCwd, '--cwd')
+  const rootValue = str(raw.root)
+  const root = rootValue === undefined ? undefined : await existingDir(shellCwd, rootValue, '--root')
+  return {
+    json: raw.json === true,
+    color: raw.color === false ? false : undefined,
+    cwd,
+    root,
+    mode: (str(raw.mode) ?? 'sysprompt') as InstructionMode,
+    paths: list(raw.path).map((p) => resolve(cwd, p)),
+    model: str(raw.model),
+  }
+}
+
+/** Checks and resolves the prompt options. */
+export async function readPromptOptions(raw: RawOptions, shellCwd: string): Promise<PromptOptions> {
+  const common = await readCommonOptions(raw, shellCwd)
+  const preset = str(raw.preset) as PresetName | undefined
+  const templateValue = str(raw.template)
+  if (preset !== undefined && templateValue !== undefined) {
+    throw new UsageError('--preset and --template both choose the template', 'pass only one of them')
+  }
+  const template =
+    templateValue === undefined ? undefined : await existingFile(shellCwd, templateValue, '--template')
+  const toolsValue = str(raw.tools)
+  const tools = toolsValue === undefined ? undefined : await existingFile(shellCwd, toolsValue, '--tools')
+  const set = new Map<string, string>()
+  for (const entry of list(raw.set)) {
+    const eq = entry.indexOf('=')
+    const key = eq === -1 ? entry : entry.slice(0, eq)
+    if (eq === -1 || !isValidKey(key)) {
+      throw new UsageError(
+        `--set ${entry}: expected key=value with a variable key`,
+        'write it like --set prompt:cwd=/workspace',
+      )
+    }
+    set.set(key, entry.slice(eq + 1))
+  }
+  const env = list(raw.env)
+  for (const name of env) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new UsageError(`--env ${name}: not an environment variable name`, 'pass a name like --env CI')
+    }
+  }
+  const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
+  const provider = str(raw.provider) as CacheProvider | undefined
+  return {
+    ...common,
+    preset,
+    template,
+    tokenizer: tokenizer ?? 'o200k',
+    tokenizerGiven: tokenizer !== undefined,
+    provider: provider ?? 'anthropic',
+    providerGiven: provider !== undefined,
+    autonomy: (str(raw.autonomy) ?? 'suggest') as Autonomy,
+    set,
+    env,
+    tools,
+  }
+}

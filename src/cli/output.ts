@@ -1,0 +1,130 @@
+/** Where a command writes: the streams (a `isTTY` flag on stdout decides colours) and the environment. */
+export interface Io {
+  stdout: { write(text: string): unknown; isTTY?: boolean }
+  stderr: { write(text: string): unknown }
+  env: Record<string, string | undefined>
+  /** The shell's working directory: paths on the command line are relative to it. */
+  cwd: string
+}
+
+/** Whether to colour stdout: only on a terminal, never with `NO_COLOR` set (to anything non-empty) or `--no-color`. */
+export function useColor(io: Io, flag: boolean | undefined): boolean {
+  if (flag === false) return false
+  const noColor = io.env.NO_COLOR
+  if (noColor !== undefined && noColor !== '') return false
+  return io.stdout.isTTY === true
+}
+
+const CODES = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  blue: [34, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
+} as const
+
+/** A colour or weight; `plain` leaves the text alone. */
+export type Tone = keyof typeof CODES | 'plain'
+
+/** Colours a text, or returns it unchanged when colours are off. */
+export type Paint = (tone: Tone, text: string) => string
+
+/** The painter for one run: ANSI SGR codes when `color`, the identity otherwise. */
+export function painter(color: boolean): Paint {
+  return (tone, text) => {
+    if (!color || tone === 'plain' || text.length === 0) return text
+    const [on, off] = CODES[tone]
+    return `\u001b[${on}m${text}\u001b[${off}m`
+  }
+}
+
+/** One table cell: its text and how to colour it (colour is applied after padding, so columns stay aligned). */
+export interface Cell {
+  text: string
+  tone?: Tone
+}
+
+/** How a column aligns: numbers right, words left. */
+export type Align = 'left' | 'right'
+
+/** Characters a terminal shows for `text` (code points; wide characters count as one). */
+export function width(text: string): number {
+  let n = 0
+  for (const _ of text) n++
+  return n
+}
+
+/**
+ * An aligned table: each column as wide as its widest cell, two spaces
+ * between columns, no trailing spaces. Rows are lists of cells; a string is a
+ * plain cell.
+ */
+export function table(
+  rows: readonly (readonly (Cell | string)[])[],
+  align: readonly Align[],
+  paint: Paint,
+): string[] {
+  const cells = rows.map((row) => row.map((c) => (typeof c === 'string' ? { text: c } : c)))
+  const widths: number[] = []
+  for (const row of cells) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, width(cell.text))
+    })
+  }
+  return cells.map((row) => {
+    const parts = row.map((cell, i) => {
+      const pad = ' '.repeat((widths[i] ?? 0) - width(cell.text))
+      const last = i === row.length - 1
+      const padded = align[i] === 'right' ? pad + cell.text : last ? cell.text : cell.text + pad
+      return paint(cell.tone ?? 'plain', padded)
+    })
+    return parts.join('  ').trimEnd()
+  })
+}
+
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉']
+
+/**
+ * A horizontal bar of `fraction` (0…1) of `cells` characters, drawn with
+ * Unicode block elements in eighths of a cell. A non-zero fraction too
+ * small to see still gets the thinnest block, so no section looks free.
+ */
+export function bar(fraction: number, cells: number): string {
+  const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0
+  const eighths = Math.round(f * cells * 8)
+  if (eighths === 0) return f > 0 ? '▏' : ''
+  return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8]
+}
+
+/** A number with thin groups for reading (`12 345`): the same on every machine, unlike `toLocaleString`. */
+export function grouped(n: number): string {
+  const sign = n < 0 ? '-' : ''
+  const digits = String(Math.abs(Math.round(n)))
+  let out = ''
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ' '
+    out += digits[i]
+  }
+  return sign + out
+}
+
+/** A percentage with one decimal (`12.5%`). */
+export function percent(part: number, whole: number): string {
+  if (whole <= 0) return '0.0%'
+  return `${((part / whole) * 100).toFixed(1)}%`
+}
+
+/** `text` cut to `max` characters with `…`, line breaks shown as `⏎`, for one table cell. */
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\r\n|\r|\n/g, '⏎')
+  if (width(flat) <= max) return flat
+  return `${[...flat].slice(0, Math.max(0, max - 1)).join('')}…`
+}
+
+/** JSON for `--json`: two-space indentation and a final newline. */
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`
+}

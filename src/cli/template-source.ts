@@ -1,0 +1,107 @@
+import { readFile, stat } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import type { FragmentTable } from '../node/index.js'
+import { builtinPresetFragments, type Fragment, type FragmentError, parseFragment } from '../presets/index.js'
+import type { Stability } from '../registry/index.js'
+import type { Dialect } from '../template/index.js'
+import type { PresetName } from './options.js'
+
+/**
+ * The template a prompt is built from, with what is needed to point into
+ * its file: `bodyLine` is the file line the body starts on, so a position
+ * in the body maps to the file by adding `bodyLine - 1` to its line.
+ */
+export interface TemplateSource {
+  /** The fragment it was read as (id, hashes, front-matter fields). */
+  fragment: Fragment
+  /** Absolute path, or `presets/…` for a built-in one. */
+  file: string
+  builtin: boolean
+  body: string
+  bodyLine: number
+  /** The front matter's `dialect`, else `bracket` (how seed 000's users write templates). */
+  dialect: Dialect
+  order: number
+  stability: Stability
+  priority?: number
+}
+
+/** The section a template becomes. */
+export const TEMPLATE_SECTION = 'template'
+
+/** Built-in template ids: the project template (`[project:instructions]`) and the default template (`[if file:AGENTS.md]`). */
+export const BUILTIN_TEMPLATE_IDS = {
+  project: 'default.project-template',
+  default: 'default.template',
+} as const
+
+function fromFragment(fragment: Fragment, builtin: boolean): TemplateSource {
+  return {
+    fragment,
+    file: fragment.source,
+    builtin,
+    body: fragment.body,
+    bodyLine: fragment.bodyLine,
+    dialect: fragment.dialect ?? 'bracket',
+    order: fragment.order ?? 0,
+    stability: fragment.stability,
+    ...(fragment.priority === undefined ? {} : { priority: fragment.priority }),
+  }
+}
+
+/**
+ * Reads a template file in fragment format (SPEC §9): optional YAML front
+ * matter, then the body. Problems come back as data, each with the file's
+ * own line and column.
+ */
+export async function readTemplateFile(
+  path: string,
+): Promise<{ template?: TemplateSource; errors: FragmentError[] }> {
+  const text = await readFile(path, 'utf8')
+  const parsed = parseFragment(text, { file: path, relPath: basename(path), id: TEMPLATE_SECTION })
+  if (parsed.fragment === undefined) return { errors: parsed.errors }
+  return { template: fromFragment(parsed.fragment, false), errors: [] }
+}
+
+/**
+ * A built-in template, or the fragment that overrides it: a fragment with
+ * the same id in the user's or the project's fragment directories replaces
+ * the built-in words, as it does for every preset fragment (SPEC §7).
+ */
+export function builtinTemplate(
+  kind: keyof typeof BUILTIN_TEMPLATE_IDS,
+  overrides: FragmentTable,
+): TemplateSource {
+  const id = BUILTIN_TEMPLATE_IDS[kind]
+  const override = overrides.byId.get(id)
+  if (override !== undefined) return fromFragment(override, false)
+  const builtin = builtinPresetFragments().find((f) => f.id === id)
+  // The built-in fragments are embedded in the package; a missing one is a broken build.
+  if (builtin === undefined)
+    throw new Error(`sysprompt: the built-in template ${id} is missing from this build`)
+  return fromFragment(builtin, true)
+}
+
+/** The template file a project keeps: `.sysprompt/template.md`. */
+export function projectTemplatePath(root: string): string {
+  return join(root, '.sysprompt', 'template.md')
+}
+
+/**
+ * The template to build from (SPEC §9): `--template FILE`; the default
+ * template for `--preset default`; none for the other presets; else the
+ * project's `.sysprompt/template.md` when there is one; else the built-in
+ * project template.
+ */
+export async function chooseTemplate(
+  choice: { template: string | undefined; preset: PresetName | undefined },
+  root: string,
+  overrides: FragmentTable,
+): Promise<{ template?: TemplateSource; errors: FragmentError[] }> {
+  if (choice.template !== undefined) return readTemplateFile(choice.template)
+  if (choice.preset === 'default') return { template: builtinTemplate('default', overrides), errors: [] }
+  if (choice.preset !== undefined) return { errors: [] }
+  const own = projectTemplatePath(root)
+  if ((await stat(own).catch(() => undefined))?.isFile() === true) return readTemplateFile(own)
+  return { template: builtinTemplate('project', overrides), errors: [] }
+}

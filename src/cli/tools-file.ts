@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises'
+import type { ToolSchema } from '../registry/index.js'
+import { CliError } from './errors.js'
+
+/**
+ * Reads `--tools FILE`: a JSON array of tool schemas (`{ name, description?,
+ * parameters }`), or an object with such an array under `tools`, the shape
+ * many harness configs use. Each entry is checked; a wrong one is an error
+ * naming its index and field.
+ */
+export async function readToolsFile(path: string): Promise<ToolSchema[]> {
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'))
+  } catch (cause) {
+    throw new CliError(
+      'tools-file',
+      `${path} is not valid JSON (${(cause as Error).message})`,
+      'fix the file',
+      {
+        cause,
+      },
+    )
+  }
+  const list =
+    value !== null && typeof value === 'object' && !Array.isArray(value) && 'tools' in value
+      ? (value as { tools: unknown }).tools
+      : value
+  if (!Array.isArray(list)) {
+    throw new CliError(
+      'tools-file',
+      `${path} must hold an array of tool schemas`,
+      'write [{ "name": …, "parameters": {…} }]',
+    )
+  }
+  return list.map((entry, i): ToolSchema => {
+    const where = `${path}: tools[${i}]`
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      throw new CliError('tools-file', `${where} is not an object`, 'give each tool a name and parameters')
+    }
+    const { name, description, parameters } = entry as Record<string, unknown>
+    if (typeof name !== 'string' || name.length === 0) {
+      throw new CliError('tools-file', `${where}.name must be a non-empty string`, 'name the tool')
+    }
+    if (description !== undefined && typeof description !== 'string') {
+      throw new CliError('tools-file', `${where}.description must be a string`, 'fix or remove it')
+    }
+    const params = parameters ?? { type: 'object', properties: {} }
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+      throw new CliError('tools-file', `${where}.parameters must be a JSON Schema object`, 'fix or remove it')
+    }
+    return {
+      name,
+      ...(description === undefined ? {} : { description }),
+      parameters: params as Record<string, unknown>,
+    }
+  })
+}
