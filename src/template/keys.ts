@@ -8,7 +8,15 @@
  * backtracks on untrusted input.
  */
 
-const RESERVED = new Set(['if', 'else', 'endif'])
+/** Whether `text.slice(start, end)` is one of the block words, without slicing it. */
+function isReserved(text: string, start: number, end: number): boolean {
+  const length = end - start
+  return (
+    (length === 2 && text.startsWith('if', start)) ||
+    (length === 4 && text.startsWith('else', start)) ||
+    (length === 5 && text.startsWith('endif', start))
+  )
+}
 
 function isLower(c: number): boolean {
   return c >= 0x61 && c <= 0x7a
@@ -51,7 +59,7 @@ export function keyKind(text: string, start: number, end: number): 'name' | 'nam
     if (isLower(c) || isDigit(c) || c === 0x5f) i++
     else break
   }
-  if (i === end) return RESERVED.has(text.slice(start, end)) ? null : 'name'
+  if (i === end) return isReserved(text, start, end) ? null : 'name'
   // The namespace may also hold `-`, which a plain name may not.
   while (i < end) {
     const c = text.charCodeAt(i)
