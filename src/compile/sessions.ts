@@ -34,7 +34,7 @@ export interface SessionPromptsOptions<Ctx> {
   store?: PromptStore
   /** Stamps each version's `at`; defaults to the system clock. */
   clock?: () => Date
-  /** How many sessions' current versions `get` keeps in memory; defaults to 1024. */
+  /** How many sessions' current versions `get` keeps in memory; defaults to 128. */
   cacheSize?: number
 }
 
@@ -92,7 +92,7 @@ export function createSessionPrompts<Ctx>(options: SessionPromptsOptions<Ctx>): 
   const { build } = options
   const store = options.store ?? memoryStore()
   const clock = options.clock ?? (() => new Date())
-  const cache = new LruCache<string, SessionVersion>(options.cacheSize ?? 1024)
+  const cache = new LruCache<string, SessionVersion>(options.cacheSize ?? 128)
   const queues = new Map<string, Promise<unknown>>()
   const constructing = new Map<string, Promise<CompiledPrompt>>()
 

@@ -39,3 +39,14 @@ describe('TextCache', () => {
     )
   })
 })
+
+describe('TextCache memory bound', () => {
+  it('lets go of old long texts once the characters it holds pass the bound', () => {
+    const cache = new TextCache<number>(1000, 100_000)
+    const texts = Array.from({ length: 12 }, (_, i) => `${i} `.padEnd(20_000, 'x'))
+    for (const [i, t] of texts.entries()) cache.set(t, i)
+    // 20 000 characters each, 100 000 per generation: only the last two generations' texts remain.
+    expect(cache.get(texts[0]!)).toBeUndefined()
+    expect(cache.get(texts[11]!)).toBe(11)
+  })
+})
