@@ -12,20 +12,20 @@ describe('DEFAULT_TEMPLATE', () => {
   })
 
   it('renders persona, then AGENTS.md when the file exists, then the working directory', () => {
-    const text = template.render({ 'file:AGENTS.md': 'Run npm test.', 'prompt:cwd': '/work/app' })
+    const text = template.render({ 'file:AGENTS.md': 'Run npm test.', 'prompt:cwd': '/srv/app' })
     const persona = text.indexOf('You are')
     const agents = text.indexOf('Run npm test.')
-    const cwd = text.indexOf('/work/app')
+    const cwd = text.indexOf('/srv/app')
     expect(persona).toBe(0)
     expect(persona).toBeLessThan(agents)
     expect(agents).toBeLessThan(cwd)
-    expect(text).toMatch(/\n\nRun npm test\.\n\nWorking directory: \/work\/app\n$/)
+    expect(text).toMatch(/\n\nRun npm test\.\n\nWorking directory: \/srv\/app\n$/)
   })
 
   it('leaves the AGENTS.md block out entirely when the file is absent', () => {
-    const text = template.render({ 'file:AGENTS.md': null, 'prompt:cwd': '/work/app' })
+    const text = template.render({ 'file:AGENTS.md': null, 'prompt:cwd': '/srv/app' })
     expect(text).not.toContain('AGENTS.md')
-    expect(text).toMatch(/[a-z.]\n\nWorking directory: \/work\/app\n$/)
+    expect(text).toMatch(/[a-z.]\n\nWorking directory: \/srv\/app\n$/)
   })
 })
 

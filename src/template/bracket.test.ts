@@ -228,13 +228,13 @@ describe('bracket dialect: conditionals', () => {
       'Directory: [prompt:cwd]',
       '',
     ].join('\n')
-    const out = bracket(source, { 'file:AGENTS.md': 'Use tabs.', 'prompt:cwd': '/work/x' })
-    expect(out).toBe('You help with code.\n\n\nUse tabs.\n\n\nDirectory: /work/x\n')
+    const out = bracket(source, { 'file:AGENTS.md': 'Use tabs.', 'prompt:cwd': '/srv/x' })
+    expect(out).toBe('You help with code.\n\n\nUse tabs.\n\n\nDirectory: /srv/x\n')
   })
 
   it('renders the same template without the instruction file', () => {
     const source = '[if file:AGENTS.md]\n[file:AGENTS.md]\n[endif]\nDirectory: [prompt:cwd]'
-    expect(bracket(source, { 'prompt:cwd': '/work/x' })).toBe('\nDirectory: /work/x')
+    expect(bracket(source, { 'prompt:cwd': '/srv/x' })).toBe('\nDirectory: /srv/x')
   })
 })
 
