@@ -8,7 +8,7 @@ export interface EnvironmentDelta {
 
 // One `key: value` line each: a line break inside a value would forge a line
 // (even the closing tag), so breaks are written as the two characters `\n`.
-function oneLine(value: string): string {
+function escapeLineBreaks(value: string): string {
   return value.replace(/\r\n|\r|\n/g, '\\n')
 }
 
@@ -29,7 +29,7 @@ export function environmentDelta(
   const lines = new Map<string, string>()
   for (const key of Object.keys(current)) {
     const value = current[key]!
-    if (!Object.hasOwn(before, key) || before[key] !== value) lines.set(key, oneLine(value))
+    if (!Object.hasOwn(before, key) || before[key] !== value) lines.set(key, escapeLineBreaks(value))
   }
   for (const key of Object.keys(before)) {
     if (!Object.hasOwn(current, key)) lines.set(key, '(none)')

@@ -1,3 +1,4 @@
+import { cloneJson } from '../registry/clone-json.js'
 import { ANTHROPIC_MAX_BREAKPOINTS, planCache } from './plan-cache.js'
 import type { CompiledPrompt, CompiledTool } from './types.js'
 
@@ -83,7 +84,7 @@ function chooseBreakpoints(compiled: CompiledPrompt, asked: number[] | number | 
 function cloneSchema(tool: CompiledTool): Record<string, unknown> {
   // The compiled prompt may be stored and reused; a request that mutates its
   // tool schemas must not reach back into it.
-  return structuredClone(tool.schema.parameters)
+  return cloneJson(tool.schema.parameters)
 }
 
 /** `{ name, description? }`: the key is left out, not set to undefined, when the tool has no description. */

@@ -175,21 +175,16 @@ export function createPromptRegistry(options: PromptRegistryOptions = {}): Promp
     const existing = scopes.get(key)
     if (existing !== undefined) return existing.api
     const layer = new Layer(key)
-    // Registering on a disposed scope object brings it back.
-    const attach = (): Layer => {
-      if (scopes.get(key)?.layer !== layer) scopes.set(key, holder)
-      return layer
-    }
     const api: ScopedRegistry = {
       key,
-      ...registrar(attach),
+      ...registrar(() => layer),
+      // Disposing empties the scope and keeps the object: the same key keeps
+      // meaning the same object, and registering on it again works.
       dispose() {
         for (const dispose of [...layer.disposers]) dispose()
-        if (scopes.get(key)?.layer === layer) scopes.delete(key)
       },
     }
-    const holder = { layer, api }
-    scopes.set(key, holder)
+    scopes.set(key, { layer, api })
     return api
   }
 

@@ -8,7 +8,14 @@ function describe(middleware: AssembleMiddleware, index: number): string {
 function isAssembly(value: unknown): value is PromptAssembly {
   if (value === null || typeof value !== 'object') return false
   const a = value as Partial<PromptAssembly>
-  return Array.isArray(a.sections) && Array.isArray(a.tools) && typeof a.variables === 'object'
+  return (
+    Array.isArray(a.sections) &&
+    Array.isArray(a.tools) &&
+    typeof a.variables === 'object' &&
+    a.variables !== null &&
+    typeof a.stability === 'object' &&
+    a.stability !== null
+  )
 }
 
 /**
@@ -41,7 +48,7 @@ export function runWaterfall(
     if (!isAssembly(result)) {
       throw new RegistryError(
         'middleware-result',
-        `${describe(fn, index)} returned ${result === undefined ? 'nothing' : typeof result}; return an assembly (usually \`return next()\`)`,
+        `${describe(fn, index)} returned ${result === undefined ? 'nothing' : 'something that is not an assembly (sections, tools, variables, stability)'}; return an assembly (usually \`return next()\`)`,
       )
     }
     return result

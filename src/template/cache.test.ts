@@ -71,6 +71,21 @@ describe('compiled-template cache', () => {
     expect(first.render({ first: 'ok' })).toBe('ok')
   })
 
+  it('is bounded: a template unused for many compiles is compiled again, a recent one is not', () => {
+    const first = compileTemplate('{{first}}')
+    for (let i = 0; i < 1_000; i++) compileTemplate(`{{k${i}}}`)
+    const recent = compileTemplate('{{k999}}')
+    expect(compileTemplate('{{k999}}')).toBe(recent)
+    expect(compileTemplate('{{first}}')).not.toBe(first)
+  })
+
+  it('does not keep sources longer than V8 hashes in full', () => {
+    const long = `${'x'.repeat(20_000)}{{a}}`
+    expect(compileTemplate(long)).not.toBe(compileTemplate(long))
+    const short = `${'x'.repeat(16_000)}{{a}}`
+    expect(compileTemplate(short)).toBe(compileTemplate(short))
+  })
+
   it('a cached template renders independently for each set of values', () => {
     const template = compileTemplate('{{#if a}}{{a}}{{else}}-{{/if}}')
     expect(template.render({ a: '1' })).toBe('1')
