@@ -8,6 +8,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { byCodeUnit } from '../src/registry/tool-order.js'
 
 /** The repository root (this script lives in `scripts/`). */
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -36,7 +37,7 @@ export async function readPresetFiles(dir: string = PRESETS_DIR): Promise<Record
     if (rel.split('/').some((part) => part.startsWith('.'))) continue
     paths.push(rel)
   }
-  paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  paths.sort(byCodeUnit)
   const files: Record<string, string> = {}
   for (const rel of paths) files[rel] = await readFile(join(dir, rel), 'utf8')
   return files

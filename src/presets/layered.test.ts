@@ -21,27 +21,106 @@ function sectionText(assembly: Awaited<ReturnType<typeof build>>['assembly'], na
   return span === undefined ? '' : compiled.text.slice(span.start, span.end)
 }
 
+const CONTEXT = '<!-- AGENTS.md -->\nRun `npm test` before you hand back.'
+const SKILLS = '- `release`: cut a release (skills/release/SKILL.md)'
+
 function override(id: string, body: string) {
   return parseFragment(`---\nid: ${id}\n---\n${body}\n`, { file: `/home/u/.config/sysprompt/${id}.md` })
     .fragment!
 }
 
 describe('layeredPreset', () => {
-  it('registers exactly the documented sections, in order, all static', async () => {
-    const { assembly } = await build({ tools: TOOLS, model: 'gpt-5' })
+  it('registers exactly the documented sections, in order, static but for the project ones', async () => {
+    const { assembly } = await build({ tools: TOOLS, model: 'gpt-5', contextFiles: CONTEXT, skills: SKILLS })
     const mine = assembly.sections.filter((s) => s.name.startsWith('layered:'))
     expect(mine.map((s) => s.name)).toEqual([...LAYERED_SECTIONS])
-    expect(mine.every((s) => s.stability === 'static')).toBe(true)
+    const session = ['layered:context-files', 'layered:skills']
+    for (const s of mine) expect(s.stability, s.name).toBe(session.includes(s.name) ? 'session' : 'static')
     const compiled = compile(assembly, { tokenizer: 'estimate', volatile: 'error' })
     expect(compiled.sections.map((s) => s.name)).toEqual([...LAYERED_SECTIONS])
-    expect(compiled.stablePrefix.static.end).toBe(compiled.text.length)
+    const style = compiled.sections.find((s) => s.name === 'layered:style')!
+    expect(compiled.stablePrefix.static.end).toBe(style.end)
+    expect(compiled.stablePrefix.session.end).toBe(compiled.text.length)
   })
 
-  it('drops the tuning section when no tuning applies', async () => {
-    const compiled = compile((await build()).assembly, { tokenizer: 'estimate' })
-    expect(compiled.sections.map((s) => s.name)).toEqual(
-      LAYERED_SECTIONS.filter((n) => n !== 'layered:tuning'),
-    )
+  it('is all static, and leaves out tuning, context files and skills, when none is given', async () => {
+    const { assembly } = await build({ tools: TOOLS })
+    const compiled = compile(assembly, { tokenizer: 'estimate' })
+    const absent = ['layered:context-files', 'layered:skills', 'layered:tuning']
+    expect(compiled.sections.map((s) => s.name)).toEqual(LAYERED_SECTIONS.filter((n) => !absent.includes(n)))
+    expect(compiled.stablePrefix.static.end).toBe(compiled.text.length)
+    const blankAssembly = (await build({ tools: TOOLS, contextFiles: ' \n ', skills: '' })).assembly
+    expect(blankAssembly.sections.map((s) => s.name)).toEqual(assembly.sections.map((s) => s.name))
+    expect(Object.values(blankAssembly.stability).every((s) => s === 'static')).toBe(true)
+    expect(compile(blankAssembly, { tokenizer: 'estimate' }).text).toBe(compiled.text)
+  })
+
+  it('puts context files, then skills, after style and before tuning, inserted literally', async () => {
+    const context = `${CONTEXT}\n\nUse {{braces}} and [if git:branch] as written.`
+    const { assembly, text } = await build({
+      model: 'claude-sonnet-4-5',
+      contextFiles: context,
+      skills: SKILLS,
+    })
+    const files = sectionText(assembly, 'layered:context-files')
+    const skills = sectionText(assembly, 'layered:skills')
+    expect(files).toMatch(/^# Project instructions\n\nThese instruction files come with the project\./)
+    expect(files.endsWith(`\n\n${context}`)).toBe(true)
+    expect(skills).toMatch(/^# Skills\n\nA skill holds instructions/)
+    expect(skills.endsWith(`\n\n${SKILLS}`)).toBe(true)
+    const at = (part: string) => text.indexOf(part)
+    expect(at('# Style')).toBeLessThan(at(files))
+    expect(at(files)).toBeLessThan(at(skills))
+    expect(at(skills)).toBeLessThan(at('# Notes for this model'))
+  })
+
+  it('keeps context files and skills when corePrompt replaces identity … style', async () => {
+    const { assembly } = await build({
+      tools: TOOLS,
+      model: 'gpt-5',
+      contextFiles: CONTEXT,
+      skills: SKILLS,
+      corePrompt: ({ toolReference }) => `You are Example.\n\n${toolReference}`,
+    })
+    const compiled = compile(assembly, { tokenizer: 'estimate', volatile: 'error' })
+    expect(compiled.sections.map((s) => s.name)).toEqual([
+      'layered:core',
+      'layered:context-files',
+      'layered:skills',
+      'layered:tuning',
+    ])
+    const plain = await build({ contextFiles: CONTEXT, skills: SKILLS })
+    for (const name of ['layered:context-files', 'layered:skills']) {
+      expect(sectionText(assembly, name)).toBe(sectionText(plain.assembly, name))
+    }
+    const without = await build({ corePrompt: () => 'You are Example.' })
+    expect(compile(without.assembly, { tokenizer: 'estimate' }).sections.map((s) => s.name)).toEqual([
+      'layered:core',
+    ])
+  })
+
+  it('uses a given fragment with models: only for a matching model, never without a model', async () => {
+    const gptOnly = parseFragment(
+      '---\nid: layered.policies\nmodels: ["gpt-5*"]\n---\nNever touch production.\n',
+      { file: '.sysprompt/layered/policies.md' },
+    ).fragment!
+    const policies = async (model?: string) =>
+      sectionText(
+        (await build({ fragments: [gptOnly], ...(model === undefined ? {} : { model }) })).assembly,
+        'layered:policies',
+      )
+    const builtin = sectionText((await build()).assembly, 'layered:policies')
+    expect(await policies('gpt-5.1')).toBe('# Rules that always apply\n\nNever touch production.')
+    expect(await policies('openai/GPT-5-mini')).toBe('# Rules that always apply\n\nNever touch production.')
+    expect(await policies('claude-sonnet-4-5')).toBe(builtin)
+    expect(await policies()).toBe(builtin)
+    expect(await policies('  ')).toBe(builtin)
+    // A later override for another family does not shadow an earlier one that matches.
+    const claudeOnly = parseFragment('---\nid: layered.policies\nmodels: ["claude-*"]\n---\nAsk first.\n', {
+      file: 'p.md',
+    }).fragment!
+    const both = await build({ model: 'gpt-5', fragments: [gptOnly, claudeOnly] })
+    expect(sectionText(both.assembly, 'layered:policies')).toContain('Never touch production.')
   })
 
   it('lists tools by category in the fixed order with the fixed labels, sorted by name', async () => {
@@ -218,6 +297,10 @@ describe('layeredPreset', () => {
     )
     expect(code(() => layeredPreset(registry, { surface: 'web' as never }))).toBe('invalid-option')
     expect(code(() => layeredPreset(registry, { corePrompt: () => 1 as never }))).toBe('invalid-option')
+    expect(code(() => layeredPreset(registry, { contextFiles: ['AGENTS.md'] as never }))).toBe(
+      'invalid-option',
+    )
+    expect(code(() => layeredPreset(registry, { skills: 3 as never }))).toBe('invalid-option')
   })
 
   it('works on a scoped registry', async () => {

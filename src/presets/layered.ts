@@ -15,7 +15,11 @@ const SURFACES: readonly Surface[] = ['terminal', 'app', 'chat']
 export interface LayeredPresetOptions {
   /** The tools to describe in the tool reference; none by default. */
   tools?: PresetTool[]
-  /** The model id; selects the built-in tuning whose `models:` globs match it. */
+  /**
+   * The model id; selects the tuning fragments whose `models:` globs match
+   * it, and decides whether a given fragment with `models:` is used at all
+   * (without a model, none is).
+   */
   model?: string
   /** Where answers are shown; defaults to `terminal`. */
   surface?: Surface
@@ -23,13 +27,24 @@ export interface LayeredPresetOptions {
   corePrompt?: (ctx: { toolReference: string }) => string
   /** Per-model notes appended last, instead of the built-in tuning fragments. */
   tuning?: string
-  /** Fragments (from `loadFragments`) whose ids replace built-in preset fragments. */
+  /**
+   * The project's context files (e.g. `discoverInstructions(...).text`),
+   * inserted literally after the style section; kept with `corePrompt`.
+   */
+  contextFiles?: string
+  /** The skills the agent may use (their names, what each is for, where it lives); after the context files. */
+  skills?: string
+  /**
+   * Fragments (from `loadFragments`) whose ids replace built-in preset
+   * fragments; one with `models:` replaces them only when `model` matches.
+   */
   fragments?: Fragment[]
 }
 
 /**
  * The layered preset's section names, in prompt order (SPEC §7). With
- * `corePrompt`, `layered:core` stands in for identity … style.
+ * `corePrompt`, `layered:core` stands in for identity … style; context
+ * files, skills and tuning stay.
  */
 export const LAYERED_SECTIONS = [
   'layered:identity',
@@ -40,6 +55,8 @@ export const LAYERED_SECTIONS = [
   'layered:policies',
   'layered:handoff',
   'layered:style',
+  'layered:context-files',
+  'layered:skills',
   'layered:tuning',
 ] as const
 
@@ -49,8 +66,10 @@ export const LAYERED_CORE_SECTION = 'layered:core'
 /**
  * Orders: the identity band (-100) for who the agent is and how it works,
  * the tool-guidance band (100) for the tool reference, then policies,
- * handoff and style, and tuning far enough back to stay last. A deployment
- * persona (order 0) lands between the working rules and the tools.
+ * handoff and style, then the project's context files and skills (240,
+ * 250: after the CLI's instruction section at 230, before rules at 300),
+ * and tuning far enough back to stay last. A deployment persona (order 0)
+ * lands between the working rules and the tools.
  */
 const ORDER = {
   identity: -100,
@@ -61,8 +80,16 @@ const ORDER = {
   policies: 200,
   handoff: 210,
   style: 220,
+  'context-files': 240,
+  skills: 250,
   tuning: 1000,
 } as const
+
+/** Context files and skills come with the project, so they hold for a session, not for every project. */
+const STABILITY: Partial<Record<keyof typeof ORDER, 'session'>> = {
+  'context-files': 'session',
+  skills: 'session',
+}
 
 function tuningText(options: LayeredPresetOptions, words: PresetWords): string {
   if (options.tuning !== undefined) return options.tuning.trim()
@@ -77,12 +104,25 @@ function tuningText(options: LayeredPresetOptions, words: PresetWords): string {
     .join('\n\n')
 }
 
+/** `text` under `heading` after the preset words of `id`, or `''` (section not registered) when `text` is blank. */
+function projectPart(text: string | undefined, heading: string, id: string, words: PresetWords): string {
+  const body = text?.trim() ?? ''
+  // The words are read only when there is text for them to introduce.
+  return body.length === 0 ? '' : headed(heading, words.text(id), body)
+}
+
 function checkOptions(options: LayeredPresetOptions): void {
   if (options.surface !== undefined && !SURFACES.includes(options.surface)) {
     throw new PresetError(
       'invalid-option',
       `layeredPreset: surface ${JSON.stringify(options.surface)} is unknown; use one of ${SURFACES.join(', ')}`,
     )
+  }
+  for (const key of ['contextFiles', 'skills', 'tuning', 'model'] as const) {
+    const value = options[key]
+    if (value !== undefined && typeof value !== 'string') {
+      throw new PresetError('invalid-option', `layeredPreset: ${key} must be a string, not ${typeof value}`)
+    }
   }
   if (options.corePrompt !== undefined && typeof options.corePrompt !== 'function') {
     throw new PresetError(
@@ -95,8 +135,9 @@ function checkOptions(options: LayeredPresetOptions): void {
 /**
  * Registers the layered system prompt (SPEC §7, seed 002): identity → intent
  * gate → working the task → verification → tool reference → policies →
- * handoff → style → per-model tuning, as the sections of
- * {@link LAYERED_SECTIONS}, every one `static`.
+ * handoff → style → context files → skills → per-model tuning, as the
+ * sections of {@link LAYERED_SECTIONS}: `static`, except context files and
+ * skills, which are `session` (they depend on the project).
  *
  * - The tool reference lists `tools` by category (search, session, command,
  *   other: fixed order and labels), each with its snippet and guidelines,
@@ -105,10 +146,15 @@ function checkOptions(options: LayeredPresetOptions): void {
  * - The style section adds the words for the `surface` (default `terminal`).
  * - `corePrompt` replaces identity … style with one section,
  *   `layered:core`, whose text it returns; it receives the rendered tool
- *   reference to place where it likes. Tuning stays.
+ *   reference to place where it likes. Context files, skills and tuning
+ *   stay.
+ * - `contextFiles` and `skills` each become a headed section after style
+ *   (with a line of preset words saying how to use them), inserted
+ *   literally; blank or absent, the section is not registered.
  * - Tuning: the `tuning` option when given, else every built-in or given
  *   fragment with an id under `layered.tuning.` whose `models:` globs match
- *   `model` (built-in: `gpt-5*` and `claude-*`), in id order.
+ *   `model` (built-in: `gpt-5*` and `claude-*`), in id order; none without
+ *   a model.
  * - The prompt holds no per-turn value (no date, no working directory): it
  *   stays byte-identical across days and directories; send those through
  *   `environmentDelta`.
@@ -116,16 +162,20 @@ function checkOptions(options: LayeredPresetOptions): void {
  * Preset words are inserted literally (no template tags are read in them).
  * A fragment in `fragments` with a built-in id (`layered.policies`)
  * replaces that fragment's words; section names, orders and stabilities
- * stay the preset's. Returns one disposer removing everything registered.
+ * stay the preset's. A given fragment with `models:` front matter counts
+ * only when `model` matches one of its globs; otherwise (and always when no
+ * model is given) the built-in words stay. Returns one disposer removing
+ * everything registered.
  */
 export function layeredPreset(registry: PromptRegistrar, options: LayeredPresetOptions = {}): Disposer {
   checkOptions(options)
-  const words = new PresetWords('layeredPreset', options.fragments)
+  const model = options.model?.trim() ? options.model : undefined
+  const words = new PresetWords('layeredPreset', options.fragments, model)
   const toolReference = renderToolReference(options.tools ?? [], words)
   const section = (key: keyof typeof ORDER, text: string): PresetSection => ({
     name: `layered:${key}`,
     order: ORDER[key],
-    stability: 'static',
+    stability: STABILITY[key] ?? 'static',
     text,
   })
   let core: PresetSection[]
@@ -154,9 +204,17 @@ export function layeredPreset(registry: PromptRegistrar, options: LayeredPresetO
       ),
     ]
   }
+  // Not registered at all when blank: an empty `session` section would still mark the assembly as per-session.
+  const project = [
+    section(
+      'context-files',
+      projectPart(options.contextFiles, '# Project instructions', 'layered.context-files', words),
+    ),
+    section('skills', projectPart(options.skills, '# Skills', 'layered.skills', words)),
+  ].filter((part) => part.text.length > 0)
   return registerPresetSections(
     registry,
-    [...core, section('tuning', tuningText(options, words))],
+    [...core, ...project, section('tuning', tuningText(options, words))],
     'layeredPreset',
   )
 }

@@ -16,3 +16,19 @@ export function modelMatches(globs: readonly string[], model: string): boolean {
     return test(id) || test(tail)
   })
 }
+
+/**
+ * Whether a fragment is used for `model` (SPEC §6 `models:`): a fragment
+ * without `models` always is; one with `models` only when a model is given
+ * and matches one of its globs ({@link modelMatches}). With no model the
+ * answer is no: a fragment written for some models must not reach a prompt
+ * whose model nobody named (the same choice `sysprompt explain` makes for
+ * rules), so a model-specific override never silently becomes the default.
+ */
+export function fragmentApplies(
+  fragment: { readonly models?: readonly string[] },
+  model: string | undefined,
+): boolean {
+  if (fragment.models === undefined) return true
+  return model !== undefined && modelMatches(fragment.models, model)
+}

@@ -41,6 +41,20 @@ export const FLEET_ROSTER = [
   '- `fixer`: makes a small, well-described change and runs its tests.',
 ].join('\n')
 
+/** Context files as `discoverInstructions` renders them: a header comment above each file. */
+export const CONTEXT_FILES = [
+  '<!-- AGENTS.md -->',
+  'Use two-space indentation. Run `npm test` before handing back.',
+  '',
+  '<!-- packages/api/AGENTS.md -->',
+  'Every route validates its request body.',
+].join('\n')
+
+export const SKILLS = [
+  '- `release`: cut a release and write its notes (skills/release/SKILL.md)',
+  '- `migrate-db`: write and check a database migration (skills/migrate-db/SKILL.md)',
+].join('\n')
+
 export const PERSONA = {
   id: 'recipe.reviewer',
   body: 'You review a change for correctness. Read the diff and the code around it, and list each problem with its file and line.',
@@ -111,6 +125,21 @@ export const SCENARIOS: Scenario[] = [
         tools: TOOLS,
         corePrompt: ({ toolReference }) => `You are the example agent.\n\n${toolReference}`,
         tuning: 'Prefer British spelling.',
+      }),
+  },
+  {
+    name: 'layered-context-skills',
+    compile: () => layered({ tools: TOOLS, model: 'gpt-5.1', contextFiles: CONTEXT_FILES, skills: SKILLS }),
+  },
+  {
+    name: 'layered-core-prompt-context',
+    compile: () =>
+      layered({
+        tools: TOOLS,
+        model: 'claude-sonnet-4-5',
+        corePrompt: ({ toolReference }) => `You are the example agent.\n\n${toolReference}`,
+        contextFiles: CONTEXT_FILES,
+        skills: SKILLS,
       }),
   },
   ...(['read-only', 'suggest', 'auto-edit', 'full-auto'] as const).map((autonomy) => ({

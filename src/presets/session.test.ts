@@ -217,6 +217,44 @@ describe('sessionPreset', () => {
     expect(disabled.sections.map((s) => s.name)).not.toContain('session:identity')
   })
 
+  it('uses fragments with models: only for a matching model, never without a model', async () => {
+    const gpt = 'models: ["gpt-5*"]\n'
+    const options = (model?: string): SessionPresetOptions => ({
+      autonomy: 'suggest',
+      ...(model === undefined ? {} : { model }),
+      fragments: [fragment('session.identity', 'You are the GPT agent.', gpt)],
+      extraFragments: [
+        fragment('team.rules', 'Write tests first.'),
+        fragment('team.gpt', 'Keep answers short.', gpt),
+        fragment('team.claude', 'Think aloud.', 'models: ["claude-*"]\n'),
+      ],
+    })
+    const builtinIdentity = section(await build({ autonomy: 'suggest' }), 'session:identity')
+    const extras = (compiled: CompiledPrompt) =>
+      compiled.sections.map((s) => s.name).filter((n) => n.startsWith('session:extra:'))
+    const gptPrompt = await build(options('gpt-5.1'))
+    expect(section(gptPrompt, 'session:identity')).toBe('You are the GPT agent.')
+    expect(extras(gptPrompt)).toEqual(['session:extra:team.rules', 'session:extra:team.gpt'])
+    const claudePrompt = await build(options('anthropic/claude-opus-4-6'))
+    expect(section(claudePrompt, 'session:identity')).toBe(builtinIdentity)
+    expect(extras(claudePrompt)).toEqual(['session:extra:team.rules', 'session:extra:team.claude'])
+    for (const model of [undefined, ' ']) {
+      const none = await build(options(model))
+      expect(section(none, 'session:identity')).toBe(builtinIdentity)
+      expect(extras(none)).toEqual(['session:extra:team.rules'])
+    }
+    // One id in per-family variants is no duplicate: only the matching one is used.
+    const variants = await build({
+      autonomy: 'suggest',
+      model: 'claude-sonnet-4-5',
+      extraFragments: [
+        fragment('team.style', 'A', gpt),
+        fragment('team.style', 'B', 'models: ["claude-*"]\n'),
+      ],
+    })
+    expect(section(variants, 'session:extra:team.style')).toBe('B')
+  })
+
   it('refuses inconsistent options', () => {
     const registry = createPromptRegistry()
     const run = (options: Partial<SessionPresetOptions>) =>

@@ -3,6 +3,7 @@ import type { Disposer, PromptRegistrar } from '../registry/types.js'
 import { type Autonomy, checkAutonomy } from './autonomy.js'
 import { PresetError } from './errors.js'
 import type { Fragment } from './fragment.js'
+import { fragmentApplies } from './model-match.js'
 import { headed, type PresetSection, paragraphs, registerPresetSections } from './sections.js'
 import { sortedToolHints, sortedToolNames, type ToolPromptHint, toolList } from './tool-hints.js'
 import { PresetWords } from './words.js'
@@ -35,9 +36,16 @@ export interface SessionPresetOptions {
   projectContext?: string
   /** How `projectContext` was loaded; defaults to `full` when there is context. */
   projectPreload?: ProjectPreload
-  /** More fragments, each appended as a section of its own after the project context, in the order given. */
+  /**
+   * More fragments, each appended as a section of its own after the project
+   * context, in the order given. One with `models:` is used only when
+   * `model` matches one of its globs (never when no model is given).
+   */
   extraFragments?: Fragment[]
-  /** Fragments (from `loadFragments`) whose ids replace built-in preset fragments. */
+  /**
+   * Fragments (from `loadFragments`) whose ids replace built-in preset
+   * fragments; one with `models:` replaces them only when `model` matches.
+   */
   fragments?: Fragment[]
 }
 
@@ -125,9 +133,18 @@ function projectText(options: SessionPresetOptions, words: PresetWords): string 
   return headed('# Project', words.text(`session.project.${preload}`), context)
 }
 
+/** The model id the `models:` globs of fragments are matched against; none when blank. */
+function modelOf(options: SessionPresetOptions): string | undefined {
+  const model = options.model?.trim() ?? ''
+  return model.length === 0 ? undefined : model
+}
+
 function extraSections(options: SessionPresetOptions): PresetSection[] {
   const seen = new Set<string>()
-  return (options.extraFragments ?? []).map((fragment, i) => {
+  const model = modelOf(options)
+  // Filtered before the duplicate check: one id may come in several variants, one per model family.
+  const used = (options.extraFragments ?? []).filter((fragment) => fragmentApplies(fragment, model))
+  return used.map((fragment, i) => {
     if (seen.has(fragment.id)) {
       throw new PresetError(
         'duplicate-fragment',
@@ -172,11 +189,14 @@ function extraSections(options: SessionPresetOptions): PresetSection[] {
  * Preset words and caller texts are inserted literally (no template tags
  * are read in them). A fragment in `fragments` with a built-in id
  * (`session.safety`, `session.autonomy.suggest`) replaces those words.
- * Returns one disposer removing everything registered.
+ * Fragments with `models:` front matter, in `fragments` or
+ * `extraFragments`, are used only when `model` matches one of their globs;
+ * without a `model` they are left out. Returns one disposer removing
+ * everything registered.
  */
 export function sessionPreset(registry: PromptRegistrar, options: SessionPresetOptions): Disposer {
   checkOptions(options)
-  const words = new PresetWords('sessionPreset', options.fragments)
+  const words = new PresetWords('sessionPreset', options.fragments, modelOf(options))
   const fleet = canDispatch(options) ? (options.fleetRoster?.trim() ?? '') : ''
   const memory = options.memory?.trim() ?? ''
   const sections: PresetSection[] = [

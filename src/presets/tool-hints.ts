@@ -1,10 +1,10 @@
+import { byCodeUnit } from '../registry/tool-order.js'
+
 /** One sentence of guidance for one tool, from the harness's tool registry. */
 export interface ToolPromptHint {
   tool: string
   hint: string
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Tool names trimmed, without empties and duplicates, in code-unit order. */
 export function sortedToolNames(names: readonly string[] | undefined): string[] {

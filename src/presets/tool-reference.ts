@@ -1,3 +1,4 @@
+import { byCodeUnit } from '../registry/tool-order.js'
 import { PresetError } from './errors.js'
 import { headed } from './sections.js'
 import type { PresetWords } from './words.js'
@@ -27,8 +28,6 @@ export interface PresetTool {
   snippet?: string
   guidelines?: string[]
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 function checkTools(tools: readonly PresetTool[]): void {
   const seen = new Set<string>()

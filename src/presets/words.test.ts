@@ -28,6 +28,17 @@ describe('preset words', () => {
     expect(new PresetWords('test', []).text('layered.style')).toMatch(/^Lead with the answer/)
   })
 
+  it('take a given fragment with models: only when the model matches, else keep the built-in words', () => {
+    const gpt = parseFragment('---\nid: layered.style\nmodels: ["gpt-5*"]\n---\nterse\n', { file: 's.md' })
+      .fragment!
+    expect(new PresetWords('test', [gpt], 'gpt-5.1').text('layered.style')).toBe('terse')
+    expect(new PresetWords('test', [gpt], 'claude-opus-4-6').text('layered.style')).toMatch(/^Lead with/)
+    expect(new PresetWords('test', [gpt]).text('layered.style')).toMatch(/^Lead with/)
+    expect(new PresetWords('test', [gpt], 'claude-opus-4-6').fragment('layered.style').source).toBe(
+      'presets/layered/style.md',
+    )
+  })
+
   it('name the preset and the id when a fragment is missing', () => {
     expect(() => new PresetWords('layeredPreset', []).text('layered.nothing')).toThrow(PresetError)
     expect(() => new PresetWords('layeredPreset', []).text('layered.nothing')).toThrow(

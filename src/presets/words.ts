@@ -1,7 +1,9 @@
 import type { FragmentManifestEntry } from '../compile/types.js'
+import { byCodeUnit } from '../registry/tool-order.js'
 import { EMBEDDED_PRESETS } from './embedded.generated.js'
 import { PresetError } from './errors.js'
 import { type Fragment, formatFragmentError, fragmentIdFromPath, parseFragment } from './fragment.js'
+import { fragmentApplies } from './model-match.js'
 
 let builtins: ReadonlyMap<string, Fragment> | undefined
 
@@ -15,7 +17,7 @@ function freezeFragment(fragment: Fragment): Fragment {
 function builtinTable(): ReadonlyMap<string, Fragment> {
   if (builtins !== undefined) return builtins
   const table = new Map<string, Fragment>()
-  for (const relPath of Object.keys(EMBEDDED_PRESETS).sort()) {
+  for (const relPath of Object.keys(EMBEDDED_PRESETS).sort(byCodeUnit)) {
     const result = parseFragment(EMBEDDED_PRESETS[relPath]!, {
       file: `presets/${relPath}`,
       relPath,
@@ -42,15 +44,18 @@ function builtinTable(): ReadonlyMap<string, Fragment> {
  * fragment with the same id to a preset's `fragments` option.
  */
 export function builtinPresetFragments(): readonly Fragment[] {
-  return [...builtinTable().values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return [...builtinTable().values()].sort((a, b) => byCodeUnit(a.id, b.id))
 }
 
 /**
  * The words one preset call reads: a fragment's trimmed body by id, taken
  * from the caller's `fragments` when one has that id (the last one wins, as a
  * later layer does in `loadFragments`), else from the built-in ones. A
- * fragment with `enabled: false` stands for no words. `used` lists every
- * fragment read, in first-read order, for manifests.
+ * caller's fragment with `models:` counts only when `model` matches one of
+ * its globs ({@link fragmentApplies}; never when no model is given), so an
+ * override written for one model family leaves the built-in words in place
+ * for every other model. A fragment with `enabled: false` stands for no
+ * words. `manifest()` lists every fragment read, in first-read order.
  */
 export class PresetWords {
   private readonly overrides = new Map<string, Fragment>()
@@ -59,8 +64,11 @@ export class PresetWords {
   constructor(
     private readonly preset: string,
     fragments: readonly Fragment[] | undefined,
+    model?: string,
   ) {
-    for (const fragment of fragments ?? []) this.overrides.set(fragment.id, fragment)
+    for (const fragment of fragments ?? []) {
+      if (fragmentApplies(fragment, model)) this.overrides.set(fragment.id, fragment)
+    }
   }
 
   private lookup(id: string): Fragment | undefined {
@@ -91,7 +99,7 @@ export class PresetWords {
     const ids = new Set([...builtinTable().keys(), ...this.overrides.keys()])
     return [...ids]
       .filter((id) => id.startsWith(prefix))
-      .sort()
+      .sort(byCodeUnit)
       .map((id) => this.lookup(id)!)
   }
 

@@ -168,6 +168,18 @@ describe('compileWorkerPrompt', () => {
     })
   })
 
+  it('never uses a fragment with models:, since the worker prompt names no model', () => {
+    const mine = parseFragment('---\nid: worker.identity\nmodels: ["*"]\n---\nYou are a subcontractor.\n', {
+      file: '.sysprompt/worker/identity.md',
+    }).fragment!
+    const compiled = worker({ fragments: [mine] })
+    expect(section(compiled, 'worker:identity')).toBe(section(worker(), 'worker:identity'))
+    expect(compiled.manifest[0]).toMatchObject({
+      id: 'worker.identity',
+      source: 'presets/worker/identity.md',
+    })
+  })
+
   it('inserts the persona literally, template tags included', () => {
     const body = 'Review {{diff}} and [if git:branch]report[endif].'
     expect(section(worker({ persona: { ...PERSONA, body } }), 'worker:persona')).toBe(body)

@@ -37,7 +37,11 @@ export interface WorkerPromptOptions {
   hasBoundSkills: boolean
   onPermission: PermissionRouting
   persona: WorkerPersona
-  /** Fragments (from `loadFragments`) whose ids replace built-in preset fragments. */
+  /**
+   * Fragments (from `loadFragments`) whose ids replace built-in preset
+   * fragments. The worker prompt names no model, so a fragment with
+   * `models:` front matter is never used here (the built-in words stay).
+   */
   fragments?: Fragment[]
   /** Defaults to `o200k`. */
   tokenizer?: Tokenizer | TokenizerName
