@@ -251,6 +251,28 @@ describe('watchFragments', () => {
     }
   })
 
+  it('debounces: a burst of quick edits gives one reload, of the last edit', async () => {
+    await put('d/a.md', 'v0')
+    const reloads: FragmentReload[] = []
+    // A quiet time far longer than the burst takes, so every edit lands inside it.
+    const watcher = watchFragments([join(tmp, 'd')], (r) => reloads.push(r), { debounceMs: 750 })
+    try {
+      await watcher.ready
+      for (let i = 1; i <= 5; i++) await put('d/a.md', `v${i}`)
+      await put('d/b.md', 'b')
+      await eventually(() => reloads.length > 0, 'the reload after the burst')
+      // A later edit, once reported, proves no other reload came between (each edit has its own body).
+      await put('d/a.md', 'after')
+      await eventually(() => reloads.at(-1)?.fragments.byId.get('a')?.body === 'after', 'the later edit')
+      expect(reloads.map((r) => [r.fragments.byId.get('a')?.body, r.fragments.byId.has('b')])).toEqual([
+        ['v5', true],
+        ['after', true],
+      ])
+    } finally {
+      await watcher.close()
+    }
+  })
+
   it('reports nothing after close', async () => {
     await put('d/a.md', 'a')
     const reloads: FragmentReload[] = []

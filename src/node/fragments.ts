@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto'
 import { type Dirent, type FSWatcher, watch } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Fragment, type FragmentError, fragmentIdFromPath, parseFragment } from '../presets/fragment.js'
+import { byCodeUnit } from '../registry/tool-order.js'
 import { type FileSystemAdapter, nodeAdapters } from './adapters.js'
+import { fileContentHash } from './node-hash.js'
 import { type ReadOutcome, readConfinedFile } from './safe-read.js'
 
 /** A usable set of fragments: by id, and as a list in id order. */
@@ -74,7 +75,7 @@ export async function loadFragments(
     }
     for (const [id, fragment] of layer) byId.set(id, fragment)
   }
-  const list = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const list = [...byId.values()].sort((a, b) => byCodeUnit(a.id, b.id))
   return { byId: new Map(list.map((f) => [f.id, f])), list, errors }
 }
 
@@ -100,7 +101,7 @@ async function readFragment(root: string, relPath: string, fs: FileSystemAdapter
   if (outcome.truncated || bytes === undefined) {
     return unreadable(`the file is larger than ${maxBytes} bytes: split it into smaller fragments`)
   }
-  const contentHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`
+  const contentHash = fileContentHash(bytes)
   return parseFragment(outcome.text, { file, relPath, id: fragmentIdFromPath(relPath), contentHash })
 }
 
@@ -137,7 +138,7 @@ async function listMarkdown(root: string, errors: FragmentError[]): Promise<stri
     }
   }
   await walk(root, '')
-  return found.sort()
+  return found.sort(byCodeUnit)
 }
 
 export interface FragmentDirsOptions {

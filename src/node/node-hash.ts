@@ -7,3 +7,8 @@ import { createHash } from 'node:crypto'
 export function nodeHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex')
 }
+
+/** `sha256:` + hex of raw bytes, for content hashes of files as they are on disk. */
+export function fileContentHash(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`
+}

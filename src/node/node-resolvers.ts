@@ -11,7 +11,11 @@ import { ResolverOptionError, systemResolver } from './resolvers/system.js'
 export { ResolverOptionError }
 
 export interface NodeResolversOptions {
-  /** The project root: `file:` paths stay inside it (or an extra root); the default working directory. */
+  /**
+   * The confinement boundary: `file:` paths stay inside it (or an extra
+   * root), `project:root` is it or a directory below it holding `.git`, and
+   * `project:instructions` reads nothing above it. The default working directory.
+   */
   root: string
   /** The working directory when the assembly context gives none; defaults to `root`. */
   cwd?: string

@@ -2,8 +2,10 @@ import { dirname } from 'node:path'
 import { utf8Length } from '../../compile/hash.js'
 import { type BudgetCut, groupDigits, nearestFirst, omissionNotice, rootFirstSilent } from './budget.js'
 import { createContext, type DiscoveryContext } from './context.js'
+import { ImportOutcomes } from './import-outcomes.js'
+import { importFates, markCutImports } from './import-spans.js'
 import { MODES } from './modes/index.js'
-import type { ModePlan, PlannedEntry } from './plan.js'
+import { capBytes, capWords, type ModePlan, type PlannedEntry } from './plan.js'
 import { type Block, renderBlocks } from './render.js'
 import { synopsis } from './synopsis.js'
 import type {
@@ -50,31 +52,32 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
   const blocks: Block[] = []
   let cutSomething = false
   const dropped: string[] = []
+  const imports = new ImportOutcomes()
   plan.entries.forEach((entry, index) => {
     const cut = cuts[index]
     if (cut === null || cut === undefined) {
       dropped.push(entry.path)
-      context.skip(
-        entry.path,
-        'over-budget',
-        `the ${groupDigits(capBytes(plan))}-byte cap was spent on the files before it (root first), so it was left out`,
-      )
+      context.skip(entry.path, 'over-budget', `${capWords(plan.cap).spent}, so it was left out`)
+      imports.add(entry, importFates(entry.spans ?? [], 0))
       return
     }
     const truncated = entry.file.truncated || cut.omitted > 0
     if (truncated) cutSomething = true
-    files.push({ ...entry.file, truncated })
+    if (cut.omitted > 0) {
+      // A cut of the inlined text itself is measured in its characters; a cut synopsis loses an unknown part of each import.
+      const fates = importFates(entry.spans ?? [], bodies[index] === entry.text ? cut.kept.length : undefined)
+      imports.add(entry, fates)
+      files.push({ ...markCutImports(entry.file, fates), truncated })
+    } else {
+      files.push({ ...entry.file, truncated })
+    }
     blocks.push(block(context, plan, entry, cut))
     record(context, plan, entry, cut, files.length)
   })
-  if (dropped.length > 0) {
-    const names = dropped.map((p) => context.display(p)).join(', ')
-    context.report(
-      'over-budget',
-      capBytes(plan) === 0
-        ? `${names} never reach the model: a project_doc_max_bytes of 0 turns Codex's project files off.`
-        : `${names} never reach the model: Codex's ${groupDigits(capBytes(plan))}-byte project_doc_max_bytes was spent before them. Raise it or shorten the files nearer the root.`,
-    )
+  const gone = imports.record(context, plan, new Set(files.map((file) => file.path)))
+  if (dropped.length > 0 || gone.length > 0) {
+    const names = [...dropped, ...gone].map((p) => context.display(p)).join(', ')
+    context.report('over-budget', `${names} never reach the model: ${capWords(plan.cap).overBudget}`)
   }
   const preloadClass: PreloadClass =
     preload === 'none'
@@ -90,10 +93,6 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     preload: preloadClass,
     diagnostics: context.diagnostics,
   }
-}
-
-function capBytes(plan: ModePlan): number {
-  return plan.cap.kind === 'none' ? 0 : plan.cap.maxBytes
 }
 
 function applyCap(plan: ModePlan, bodies: readonly string[]): (BudgetCut | null)[] {
@@ -140,19 +139,17 @@ function record(
   if (cut.omitted > 0) {
     const kept = cut.kept.length === 0 ? 'none' : `the first ${groupDigits(utf8Length(cut.kept))}`
     const silent = plan.cap.kind === 'root-first-silent'
-    const rule = silent
-      ? 'Codex cuts silently, root first'
-      : 'nearest-first: files nearer the working directory come first'
+    const { rule } = capWords(plan.cap)
     context.decide(entry.path, {
       status: 'truncated',
       code: 'truncated',
-      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(capBytes(plan))}-byte cap (${rule})`,
+      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(capBytes(plan.cap))}-byte cap (${rule})`,
     })
     context.report(
       silent ? 'silently-truncated' : 'truncated',
       silent
         ? `Codex would cut ${shown} silently: its last ${groupDigits(cut.omitted)} bytes never reach the model. Raise project_doc_max_bytes or shorten the files nearer the root.`
-        : `${groupDigits(cut.omitted)} bytes of ${shown} were omitted by the ${groupDigits(capBytes(plan))}-byte budget (a notice marks the cut). Raise maxBytes or shorten the files nearer the working directory.`,
+        : `${groupDigits(cut.omitted)} bytes of ${shown} were omitted by the ${groupDigits(capBytes(plan.cap))}-byte budget (a notice marks the cut). Raise maxBytes or shorten the files nearer the working directory.`,
       entry.path,
     )
     return

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
+import { type ImportSpan, type Inlined, shiftSpans } from './import-spans.js'
 import { describe } from './plan.js'
 import { importFailure, type LoadedFile, loadFile } from './read.js'
 import type { InstructionFile } from './types.js'
@@ -45,19 +46,14 @@ export function findImportLines(text: string): ImportLine[] {
   return found
 }
 
-/** The text of a file with its import lines inlined, and the files it imported (a tree). */
-export interface Inlined {
-  text: string
-  imports: InstructionFile[]
-}
-
 /**
  * Inlines the `@relative/path.md` lines of `file` (sysprompt mode, SPEC §6):
  * each is replaced by the imported file's text, itself inlined, relative to
  * the importing file, at most `MAX_IMPORT_DEPTH` deep and confined to
  * `roots` (the project root, or the global file's directory). An import
  * that escapes, is missing, cycles back or nests too deep is not followed:
- * its line stays as written and a diagnostic says why.
+ * its line stays as written and a diagnostic says why. The result says
+ * where each imported text landed, so a later cut can tell what survived.
  */
 export async function inlineImports(
   context: DiscoveryContext,
@@ -68,6 +64,7 @@ export async function inlineImports(
 ): Promise<Inlined> {
   const text = file.text
   const imports: InstructionFile[] = []
+  const spans: ImportSpan[] = []
   let out = ''
   let last = 0
   for (const line of findImportLines(text)) {
@@ -80,9 +77,11 @@ export async function inlineImports(
       continue
     }
     imports.push(inlined.file)
+    spans.push({ file: inlined.file, start: out.length, end: out.length + inlined.text.length })
+    spans.push(...shiftSpans(inlined.spans, out.length))
     out += lineText.endsWith('\n') && !inlined.text.endsWith('\n') ? `${inlined.text}\n` : inlined.text
   }
-  return { text: out + text.slice(last), imports }
+  return { text: out + text.slice(last), imports, spans }
 }
 
 async function inlineOne(
@@ -92,7 +91,7 @@ async function inlineOne(
   roots: readonly string[],
   depth: number,
   chain: readonly string[],
-): Promise<{ text: string; file: InstructionFile } | undefined> {
+): Promise<{ text: string; file: InstructionFile; spans: ImportSpan[] } | undefined> {
   const path = resolve(dirname(importer.path), target)
   const from = context.display(importer.path)
   const shown = context.display(path)
@@ -138,5 +137,5 @@ async function inlineOne(
   }
   const nested = await inlineImports(context, loaded, roots, depth + 1, [...chain, loaded.realPath])
   context.decide(path, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
-  return { text: nested.text, file: describe(loaded, nested.imports) }
+  return { text: nested.text, file: describe(loaded, nested.imports), spans: nested.spans }
 }

@@ -1,6 +1,8 @@
-import { join, relative, sep } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { isInside } from '../safe-read.js'
+import { groupDigits } from './budget.js'
 import type { DiscoveryContext } from './context.js'
+import type { ImportSpan, Inlined } from './import-spans.js'
 import { isFile, type LoadedFile } from './read.js'
 import type { InstructionFile } from './types.js'
 
@@ -15,6 +17,8 @@ export interface PlannedEntry {
   distance: number
   /** Shown after the path in the header, e.g. `imported by CLAUDE.md`. */
   note?: string
+  /** Where each inlined import (any depth) sits in `text`, for modes that inline. */
+  spans?: readonly ImportSpan[]
 }
 
 /** Which cap a mode applies: none, our visible nearest-first budget, or Codex's silent root-first cut. */
@@ -32,6 +36,35 @@ export interface ModePlan {
 /** One mode's discovery rules. */
 export interface ModeRules {
   plan(context: DiscoveryContext): Promise<ModePlan>
+}
+
+/** The cap's byte limit (0 for none). */
+export function capBytes(cap: CapRule): number {
+  return cap.kind === 'none' ? 0 : cap.maxBytes
+}
+
+/**
+ * How a cap is spoken of, per mode: only Codex's cap is silent and spent
+ * root first (its `project_doc_max_bytes`); every other mode's cap is the
+ * visible nearest-first budget of `maxBytes`, which marks its cuts.
+ */
+export function capWords(cap: CapRule): { rule: string; spent: string; overBudget: string } {
+  const bytes = groupDigits(capBytes(cap))
+  if (cap.kind === 'root-first-silent') {
+    return {
+      rule: 'Codex cuts silently, root first',
+      spent: `the ${bytes}-byte cap was spent on the files before it (root first)`,
+      overBudget:
+        capBytes(cap) === 0
+          ? "a project_doc_max_bytes of 0 turns Codex's project files off."
+          : `Codex's ${bytes}-byte project_doc_max_bytes was spent before them. Raise it or shorten the files nearer the root.`,
+    }
+  }
+  return {
+    rule: 'nearest-first: files nearer the working directory come first',
+    spent: `the ${bytes}-byte nearest-first budget was spent on the files nearer the working directory`,
+    overBudget: `the ${bytes}-byte nearest-first budget (maxBytes) ran out before them; a notice in the text marks the cut. Raise maxBytes or shorten the files nearer the working directory.`,
+  }
 }
 
 /** The cap of a harness without one: none, unless the caller asked for a byte cap. */
@@ -57,6 +90,63 @@ export function describe(loaded: LoadedFile, imports?: InstructionFile[]): Instr
   }
   if (imports !== undefined && imports.length > 0) file.imports = imports
   return file
+}
+
+/** How a mode turns a loaded file into its entry; every part is optional. */
+export interface EntryShape {
+  /** Inlines the file's imports (modes that inline); not called when imports are off. */
+  inline?: (loaded: LoadedFile) => Promise<Inlined>
+  /** The text the mode sends, from the (inlined) text: trimmed, front matter removed, … */
+  shape?: (inlined: Inlined) => Inlined
+  /** The mode leaves the file out when `when` holds of its final text; `reason` is recorded. */
+  blank?: { when: (text: string) => boolean; reason: string }
+  /** Defaults to farthest for a global file, else counted from the file's directory. */
+  distance?: number
+  /** Shown after the path in the header. */
+  note?: string
+}
+
+/**
+ * The one way every mode turns a file it found and loaded into a planned
+ * entry: its imports inlined when the mode inlines them (and imports are
+ * on), its text shaped as the mode sends it, left out (recorded as
+ * `empty`) when the mode skips it as blank, and placed at its distance from
+ * cwd. `undefined` only when it was left out as blank.
+ */
+export async function plannedEntry(
+  context: DiscoveryContext,
+  loaded: LoadedFile,
+  kind: PlannedEntry['kind'],
+  shape?: EntryShape & { blank?: undefined },
+): Promise<PlannedEntry>
+export async function plannedEntry(
+  context: DiscoveryContext,
+  loaded: LoadedFile,
+  kind: PlannedEntry['kind'],
+  shape: EntryShape,
+): Promise<PlannedEntry | undefined>
+export async function plannedEntry(
+  context: DiscoveryContext,
+  loaded: LoadedFile,
+  kind: PlannedEntry['kind'],
+  shape: EntryShape = {},
+): Promise<PlannedEntry | undefined> {
+  const inlined: Inlined =
+    shape.inline !== undefined && context.options.imports
+      ? await shape.inline(loaded)
+      : { text: loaded.text, imports: [], spans: [] }
+  const { text, imports, spans } = shape.shape?.(inlined) ?? inlined
+  if (shape.blank?.when(text)) {
+    context.skip(loaded.path, 'empty', shape.blank.reason)
+    return undefined
+  }
+  const distance =
+    shape.distance ??
+    (kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, dirname(loaded.path)))
+  const entry: PlannedEntry = { path: loaded.path, kind, text, file: describe(loaded, imports), distance }
+  if (shape.note !== undefined) entry.note = shape.note
+  if (spans.length > 0) entry.spans = spans
+  return entry
 }
 
 /**

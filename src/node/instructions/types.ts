@@ -64,7 +64,11 @@ export interface InstructionFile {
   bytes: number
   /** `sha256:` + hex of the file's text as read (a leading BOM removed). */
   hash: string
-  /** Whether a byte cap (or the per-file read limit) cut this file's text. */
+  /**
+   * Whether a byte cap (or the per-file read limit) cut this file's text;
+   * for an inlined import, whether the cut of its importer took any of the
+   * text inlined for it.
+   */
   truncated: boolean
   /** Files it imports, inlined into its text, in the order they were inlined (modes that inline). */
   imports?: InstructionFile[]

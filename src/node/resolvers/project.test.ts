@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AssembleContext } from '../../registry/types.js'
 import { type FileSystemAdapter, nodeAdapters, type OsAdapter } from '../adapters.js'
 import { discoverInstructions } from '../instructions/discover.js'
+import { nodeResolvers } from '../node-resolvers.js'
 import { projectResolver } from './project.js'
 
 let base: string
@@ -99,5 +100,63 @@ describe('project resolver', () => {
     const values = await resolver(base, fs).resolve(['project:nothing'], {})
     expect(values.get('project:nothing')).toBeNull()
     expect(stats).toEqual([])
+  })
+
+  describe('keeps to the configured root (nodeResolvers)', () => {
+    async function values(root: string, keys: string[], cwd?: string) {
+      const resolvers = nodeResolvers({ root, adapters: { os: osAt(home) } })
+      const byNs = new Map(resolvers.map((r) => [r.namespace, r]))
+      const context = cwd === undefined ? {} : { cwd }
+      const out = new Map<string, string | null>()
+      for (const key of keys) {
+        const found = await byNs.get(key.slice(0, key.indexOf(':')))!.resolve([key], context)
+        out.set(key, found.get(key) ?? null)
+      }
+      return out
+    }
+
+    it('ignores a repository enclosing the root: the root is the project root', async () => {
+      const repo = join(base, 'repo')
+      const root = join(repo, 'b')
+      await mkdir(join(repo, '.git'), { recursive: true })
+      await mkdir(join(root, 'pkg'), { recursive: true })
+      await writeFile(join(repo, 'AGENTS.md'), 'Outside the root.\n')
+      await writeFile(join(root, 'AGENTS.md'), 'Root rules.\n')
+      await writeFile(join(root, 'pkg', 'AGENTS.md'), 'Package rules.\n')
+      const got = await values(root, ['project:root', 'project:instructions', 'file:../../AGENTS.md'], 'pkg')
+      expect(got.get('project:root')).toBe(root)
+      expect(got.get('project:instructions')).toContain('Root rules.')
+      expect(got.get('project:instructions')).toContain('Package rules.')
+      expect(got.get('project:instructions')).not.toContain('Outside the root.')
+      // The same boundary `file:` keeps.
+      expect(got.get('file:../../AGENTS.md')).toBeNull()
+    })
+
+    it('takes a repository between the working directory and the root', async () => {
+      const root = join(base, 'mono')
+      const pkg = join(root, 'packages', 'a')
+      await mkdir(join(pkg, '.git'), { recursive: true })
+      await mkdir(join(pkg, 'src'), { recursive: true })
+      await writeFile(join(root, 'AGENTS.md'), 'Monorepo rules.\n')
+      await writeFile(join(pkg, 'AGENTS.md'), 'Package rules.\n')
+      const got = await values(root, ['project:root', 'project:instructions'], join(pkg, 'src'))
+      expect(got.get('project:root')).toBe(pkg)
+      // The walk starts at the project root, as discovery from that root does.
+      expect(got.get('project:instructions')).toBe(
+        (await discoverInstructions({ cwd: join(pkg, 'src'), root: pkg, home })).text.trimEnd(),
+      )
+      expect(got.get('project:instructions')).not.toContain('Monorepo rules.')
+    })
+
+    it('gives no instructions for a working directory outside the root', async () => {
+      const root = join(base, 'root')
+      const elsewhere = join(base, 'elsewhere')
+      await mkdir(root)
+      await mkdir(elsewhere)
+      await writeFile(join(elsewhere, 'AGENTS.md'), 'Not ours.\n')
+      const got = await values(root, ['project:root', 'project:instructions'], elsewhere)
+      expect(got.get('project:root')).toBe(root)
+      expect(got.get('project:instructions')).toBeNull()
+    })
   })
 })

@@ -2,7 +2,7 @@ import { dirname, join, resolve } from 'node:path'
 import { isInside } from '../../safe-read.js'
 import type { DiscoveryContext } from '../context.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
-import { describe, type PlannedEntry } from '../plan.js'
+import { type PlannedEntry, plannedEntry } from '../plan.js'
 import { importFailure, type LoadedFile, loadFile } from '../read.js'
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
@@ -115,14 +115,7 @@ export async function claudeImports(
       continue
     }
     scope.seen.add(loaded.realPath)
-    entries.push({
-      path,
-      kind: 'import',
-      text: loaded.text,
-      file: describe(loaded),
-      distance,
-      note: `imported by ${from}`,
-    })
+    entries.push(await plannedEntry(context, loaded, 'import', { distance, note: `imported by ${from}` }))
     entries.push(
       ...(await claudeImports(
         context,

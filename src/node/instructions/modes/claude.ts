@@ -2,9 +2,10 @@ import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
+import { byCodeUnit } from '../../../registry/tool-order.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
-import { describe, distanceFrom, type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
+import { distanceFrom, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 import { type ClaudeImportScope, claudeImports } from './claude-imports.js'
 
@@ -89,10 +90,13 @@ async function load(
   }
   scope.seen.add(loaded.realPath)
   const isRule = /[\\/]\.claude[\\/]rules[\\/]/.test(path)
-  const text = isRule ? loaded.text.replace(FRONT_MATTER, '') : loaded.text
   const distance = kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, ownerDir(path))
   const allowed = kind === 'global' ? roots[0]! : context.cwd
-  const entry: PlannedEntry = { path, kind, text, file: describe(loaded), distance }
+  const entry = await plannedEntry(context, loaded, kind, {
+    // Claude Code sends a rule without its front matter (it has no imports inlined to move).
+    shape: isRule ? (read) => ({ ...read, text: read.text.replace(FRONT_MATTER, '') }) : undefined,
+    distance,
+  })
   return [entry, ...(await claudeImports(context, loaded, kind, allowed, distance, scope))]
 }
 
@@ -117,7 +121,7 @@ async function anyPresent(
  * without those whose front matter has `paths:` (recorded as conditional).
  */
 async function rules(context: DiscoveryContext, dir: string, roots: readonly string[]): Promise<string[]> {
-  const files = (await listMarkdown(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const files = (await listMarkdown(dir)).sort(byCodeUnit)
   const loaded: string[] = []
   for (const path of files) {
     const read = await loadFound(context, path, roots)

@@ -2,15 +2,11 @@ import { dirname, join } from 'node:path'
 import { DEFAULT_MAX_BYTES } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
-import {
-  describe,
-  distanceFrom,
-  firstPresent,
-  type ModeRules,
-  type PlannedEntry,
-  uniqueNames,
-} from '../plan.js'
+import { trimInlined } from '../import-spans.js'
+import { firstPresent, type ModeRules, type PlannedEntry, plannedEntry, uniqueNames } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
+
+const isBlank = (text: string): boolean => text.trim().length === 0
 
 /**
  * `codex` mode: Codex CLI as observed (ANCHORS, Codex CLI 0.171.0). Rules:
@@ -50,17 +46,10 @@ export const codexMode: ModeRules = {
       if (path === undefined) continue
       const loaded = await loadFound(context, path, [context.root])
       if (loaded === undefined) continue
-      if (loaded.text.trim().length === 0) {
-        context.skip(path, 'empty', 'it is blank, and Codex skips blank files')
-        continue
-      }
-      entries.push({
-        path,
-        kind: 'project',
-        text: loaded.text,
-        file: describe(loaded),
-        distance: distanceFrom(context, dir),
+      const entry = await plannedEntry(context, loaded, 'project', {
+        blank: { when: isBlank, reason: 'it is blank, and Codex skips blank files' },
       })
+      if (entry !== undefined) entries.push(entry)
     }
     return {
       entries,
@@ -86,18 +75,11 @@ async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | un
     }
     const loaded = await loadFound(context, path, [dirname(path)])
     if (loaded === undefined) continue
-    if (loaded.text.trim().length === 0) {
-      context.skip(path, 'empty', 'it is blank, and Codex uses the first non-blank global file')
-      continue
-    }
     // Codex trims its global instructions (project files are kept as read).
-    chosen = {
-      path,
-      kind: 'global',
-      text: loaded.text.trim(),
-      file: describe(loaded),
-      distance: Number.POSITIVE_INFINITY,
-    }
+    chosen = await plannedEntry(context, loaded, 'global', {
+      shape: trimInlined,
+      blank: { when: isBlank, reason: 'it is blank, and Codex uses the first non-blank global file' },
+    })
   }
   return chosen
 }

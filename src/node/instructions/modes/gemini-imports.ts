@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { isInside } from '../../safe-read.js'
 import type { DiscoveryContext } from '../context.js'
+import { type ImportSpan, type Inlined, shiftSpans } from '../import-spans.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
 import { describe } from '../plan.js'
 import { type LoadedFile, loadFile } from '../read.js'
@@ -47,12 +48,6 @@ export function codeRegions(content: string): [number, number][] {
   return regions
 }
 
-/** The result of Gemini-style import processing: the inlined text and the import tree. */
-export interface GeminiInlined {
-  text: string
-  imports: InstructionFile[]
-}
-
 /**
  * Gemini CLI's import inlining, reproduced: each reference is replaced by
  * `<!-- Imported from: p -->`, the imported text (itself processed), and
@@ -70,7 +65,7 @@ export async function inlineGeminiImports(
   root: string,
   depth = 0,
   chain: ReadonlySet<string> = new Set(),
-): Promise<GeminiInlined> {
+): Promise<Inlined> {
   const content = file.text
   if (depth >= MAX_IMPORT_DEPTH) {
     if (findGeminiImports(content).length > 0)
@@ -80,10 +75,11 @@ export async function inlineGeminiImports(
         file.path,
         'info',
       )
-    return { text: content, imports: [] }
+    return { text: content, imports: [], spans: [] }
   }
   const regions = codeRegions(content)
   const imports: InstructionFile[] = []
+  const spans: ImportSpan[] = []
   let out = ''
   let last = 0
   const from = context.display(file.path)
@@ -139,8 +135,12 @@ export async function inlineGeminiImports(
     }
     const nested = await inlineGeminiImports(context, loaded, root, depth + 1, new Set([...chain, full]))
     context.decide(full, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
-    imports.push(describe(loaded, nested.imports))
-    out += `<!-- Imported from: ${ref.path} -->\n${nested.text}\n<!-- End of import from: ${ref.path} -->`
+    const imported = describe(loaded, nested.imports)
+    imports.push(imported)
+    out += `<!-- Imported from: ${ref.path} -->\n`
+    spans.push({ file: imported, start: out.length, end: out.length + nested.text.length })
+    spans.push(...shiftSpans(nested.spans, out.length))
+    out += `${nested.text}\n<!-- End of import from: ${ref.path} -->`
   }
-  return { text: out + content.slice(last), imports }
+  return { text: out + content.slice(last), imports, spans }
 }

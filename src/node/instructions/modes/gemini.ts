@@ -1,14 +1,9 @@
 import { dirname, join } from 'node:path'
+import { byCodeUnit } from '../../../registry/tool-order.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
-import {
-  describe,
-  distanceFrom,
-  type ModeRules,
-  optionalCap,
-  type PlannedEntry,
-  uniqueNames,
-} from '../plan.js'
+import { trimInlined } from '../import-spans.js'
+import { type ModeRules, optionalCap, type PlannedEntry, plannedEntry, uniqueNames } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 import { inlineGeminiImports } from './gemini-imports.js'
 
@@ -61,7 +56,7 @@ export const geminiMode: ModeRules = {
       }
     }
     // Plain string order, as Gemini CLI sorts them: not root first, not nearest first.
-    project.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    project.sort(byCodeUnit)
     for (const path of project) {
       const entry = await load(context, path, 'project', context.root)
       if (entry !== undefined) entries.push(entry)
@@ -70,6 +65,7 @@ export const geminiMode: ModeRules = {
   },
 }
 
+/** Gemini CLI's handling of one file: imports inlined within `root`, then trimmed; blank files left out. */
 async function load(
   context: DiscoveryContext,
   path: string,
@@ -78,14 +74,12 @@ async function load(
 ): Promise<PlannedEntry | undefined> {
   const loaded = await loadFound(context, path, [root])
   if (loaded === undefined) return undefined
-  const inlined = context.options.imports
-    ? await inlineGeminiImports(context, loaded, root)
-    : { text: loaded.text, imports: [] }
-  const text = inlined.text.trim()
-  if (text.length === 0) {
-    context.skip(path, 'empty', 'it is blank, and Gemini CLI leaves blank files out')
-    return undefined
-  }
-  const distance = kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, dirname(path))
-  return { path, kind, text, file: describe(loaded, inlined.imports), distance }
+  return plannedEntry(context, loaded, kind, {
+    inline: (file) => inlineGeminiImports(context, file, root),
+    shape: trimInlined,
+    blank: {
+      when: (text) => text.length === 0,
+      reason: 'it is blank, and Gemini CLI leaves blank files out',
+    },
+  })
 }

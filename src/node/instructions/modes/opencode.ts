@@ -1,11 +1,16 @@
 import { dirname, join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
-import { describe, distanceFrom, type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
+import { type EntryShape, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 
 /** opencode's project names: the first one found anywhere up the walk is the only one read. */
 const OPENCODE_NAMES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'CONTEXT.md']
+
+/** opencode leaves out empty files (a file of only blank lines still counts). */
+const SKIP_EMPTY: EntryShape = {
+  blank: { when: (text) => text.length === 0, reason: 'it is empty, and opencode leaves empty files out' },
+}
 
 /**
  * `opencode` mode: opencode as observed (ANCHORS, opencode 1.18.33). Rules:
@@ -60,20 +65,10 @@ export const opencodeMode: ModeRules = {
           context.skip(path, 'duplicate', 'it is already loaded as the global file')
           continue
         }
-        const dir = dirname(path)
-        const loaded = await loadFound(context, path, context.confinementFor(dir))
+        const loaded = await loadFound(context, path, context.confinementFor(dirname(path)))
         if (loaded === undefined) continue
-        if (loaded.text.length === 0) {
-          context.skip(path, 'empty', 'it is empty, and opencode leaves empty files out')
-          continue
-        }
-        entries.push({
-          path,
-          kind: 'project',
-          text: loaded.text,
-          file: describe(loaded),
-          distance: distanceFrom(context, dir),
-        })
+        const entry = await plannedEntry(context, loaded, 'project', SKIP_EMPTY)
+        if (entry !== undefined) entries.push(entry)
       }
     }
     return { entries, cap: optionalCap(context) }
@@ -98,17 +93,7 @@ async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | un
           `${context.display(path)} is opencode's global file: only the first that exists is used`,
         )
     }
-    if (loaded.text.length === 0) {
-      context.skip(path, 'empty', 'it is empty, and opencode leaves empty files out')
-      return undefined
-    }
-    return {
-      path,
-      kind: 'global',
-      text: loaded.text,
-      file: describe(loaded),
-      distance: Number.POSITIVE_INFINITY,
-    }
+    return plannedEntry(context, loaded, 'global', SKIP_EMPTY)
   }
   return undefined
 }

@@ -1,14 +1,6 @@
 import { dirname, join } from 'node:path'
-import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
-import {
-  describe,
-  distanceFrom,
-  firstPresent,
-  type ModeRules,
-  optionalCap,
-  type PlannedEntry,
-} from '../plan.js'
+import { firstPresent, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { loadFound } from '../read.js'
 
 /** pi's names, in the order it tries them in each directory. */
@@ -41,8 +33,8 @@ export const piMode: ModeRules = {
         (p) => p !== undefined,
       )
     for (const path of globals) {
-      const entry = await load(context, path, 'global', [dirname(path)])
-      if (entry !== undefined) entries.push(entry)
+      const loaded = await loadFound(context, path, [dirname(path)])
+      if (loaded !== undefined) entries.push(await plannedEntry(context, loaded, 'global'))
     }
     const seen = new Set(entries.map((entry) => entry.path))
     for (const dir of dirs) {
@@ -52,21 +44,9 @@ export const piMode: ModeRules = {
         context.skip(path, 'duplicate', 'it is already loaded as the global file')
         continue
       }
-      const entry = await load(context, path, 'project', context.confinementFor(dir))
-      if (entry !== undefined) entries.push(entry)
+      const loaded = await loadFound(context, path, context.confinementFor(dir))
+      if (loaded !== undefined) entries.push(await plannedEntry(context, loaded, 'project'))
     }
     return { entries, cap: optionalCap(context) }
   },
-}
-
-async function load(
-  context: DiscoveryContext,
-  path: string,
-  kind: 'global' | 'project',
-  roots: readonly string[],
-): Promise<PlannedEntry | undefined> {
-  const loaded = await loadFound(context, path, roots)
-  if (loaded === undefined) return undefined
-  const distance = kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, dirname(path))
-  return { path, kind, text: loaded.text, file: describe(loaded), distance }
 }

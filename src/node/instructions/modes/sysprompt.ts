@@ -2,17 +2,17 @@ import { basename, dirname, join } from 'node:path'
 import { DEFAULT_MAX_BYTES } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
-import { type Inlined, inlineImports } from '../imports.js'
+import { inlineImports } from '../imports.js'
 import {
-  describe,
-  distanceFrom,
+  type EntryShape,
   firstPresent,
   type ModePlan,
   type ModeRules,
   type PlannedEntry,
+  plannedEntry,
   uniqueNames,
 } from '../plan.js'
-import { isFile, type LoadedFile, loadFound } from '../read.js'
+import { isFile, loadFound } from '../read.js'
 import type { InstructionFile } from '../types.js'
 
 /** The file that wins in its directory and replaces what that directory's subtree inherited. */
@@ -66,7 +66,7 @@ export const syspromptMode: ModeRules = {
       }
       const loaded = await loadFound(context, path, [context.root])
       if (loaded === undefined) continue
-      project.push(await entry(context, loaded, 'project', [context.root], distanceFrom(context, dir)))
+      project.push(await plannedEntry(context, loaded, 'project', inliningWithin(context, [context.root])))
     }
     entries.push(...project)
     return {
@@ -101,22 +101,17 @@ async function globalEntries(context: DiscoveryContext, names: readonly string[]
     const roots = [dirname(path)]
     const loaded = await loadFound(context, path, roots)
     if (loaded !== undefined)
-      entries.push(await entry(context, loaded, 'global', roots, Number.POSITIVE_INFINITY))
+      entries.push(await plannedEntry(context, loaded, 'global', inliningWithin(context, roots)))
   }
   return entries
 }
 
-async function entry(
+/** sysprompt's entries: `@` lines inlined, confined to `roots`; a blank file is kept (it costs nothing). */
+function inliningWithin(
   context: DiscoveryContext,
-  loaded: LoadedFile,
-  kind: 'global' | 'project',
   roots: readonly string[],
-  distance: number,
-): Promise<PlannedEntry> {
-  const inlined: Inlined = context.options.imports
-    ? await inlineImports(context, loaded, roots)
-    : { text: loaded.text, imports: [] }
-  return { path: loaded.path, kind, text: inlined.text, file: describe(loaded, inlined.imports), distance }
+): EntryShape & { blank?: undefined } {
+  return { inline: (loaded) => inlineImports(context, loaded, roots) }
 }
 
 /** Marks a file an override replaced, and the files it imported, as shadowed. */
