@@ -1,4 +1,4 @@
-import { oneLine } from './errors.js'
+import { joinLines } from './errors.js'
 import { type Io, type Paint, painter, useColor } from './output.js'
 
 /** What a command's action gets: the streams, and where to put its exit code. */
@@ -28,6 +28,6 @@ export function printer(ctx: CommandContext, color: boolean | undefined): Printe
   return {
     paint,
     out: (text) => ctx.io.stdout.write(text),
-    warn: (text) => ctx.io.stderr.write(`sysprompt: warning: ${oneLine(text)}\n`),
+    warn: (text) => ctx.io.stderr.write(`sysprompt: warning: ${joinLines(text)}\n`),
   }
 }

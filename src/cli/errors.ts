@@ -1,8 +1,13 @@
 /** Exit codes of the command line (SPEC §9): fine, findings or errors, usage. */
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const
 
-/** `text` on one line: each line trimmed, joined by one space (a split, so long runs of spaces cost nothing extra). */
-export function oneLine(text: string): string {
+/**
+ * `text` on one line for a terminal message: each line trimmed, the blank
+ * ones dropped, the rest joined by one space. Unlike the template layer's
+ * `oneLine`, which escapes line breaks so a quoted excerpt stays exact, this
+ * folds prose (a commander message, an error's own text) into a sentence.
+ */
+export function joinLines(text: string): string {
   return text
     .split(/\r\n|\r|\n/)
     .map((line) => line.trim())
@@ -10,9 +15,13 @@ export function oneLine(text: string): string {
     .join(' ')
 }
 
-/** One line that says what went wrong, then what to do: `<what>; <what to do>`. */
-function sentence(what: string, todo: string): string {
-  return oneLine(`${what}; ${todo}`)
+/**
+ * One line that says what went wrong, then what to do: `<what>; <what to
+ * do>`. A `todo` of `null` means `what` already ends with the advice (a
+ * lower layer's message that says what to do), so none is added.
+ */
+function sentence(what: string, todo: string | null): string {
+  return joinLines(todo === null ? what : `${what}; ${todo}`)
 }
 
 /**
@@ -33,7 +42,9 @@ export class UsageError extends Error {
 /**
  * The command ran but the project has a problem it cannot get past (a
  * template that does not compile, an unreadable lock, a file init would
- * overwrite). Exit code 1. `code` is stable, for tests and scripts.
+ * overwrite). Exit code 1. `code` is stable, for tests and scripts. Pass
+ * `todo: null` when `what` already says what to do, so the advice is given
+ * once.
  */
 export class CliError extends Error {
   override readonly name = 'CliError'
@@ -42,7 +53,7 @@ export class CliError extends Error {
   constructor(
     readonly code: string,
     what: string,
-    todo: string,
+    todo: string | null,
     options: { cause?: unknown } = {},
   ) {
     super(sentence(what, todo), options.cause === undefined ? undefined : { cause: options.cause })

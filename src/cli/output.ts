@@ -99,18 +99,6 @@ export function bar(fraction: number, cells: number): string {
   return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8]
 }
 
-/** A number with thin groups for reading (`12 345`): the same on every machine, unlike `toLocaleString`. */
-export function grouped(n: number): string {
-  const sign = n < 0 ? '-' : ''
-  const digits = String(Math.abs(Math.round(n)))
-  let out = ''
-  for (let i = 0; i < digits.length; i++) {
-    if (i > 0 && (digits.length - i) % 3 === 0) out += ' '
-    out += digits[i]
-  }
-  return sign + out
-}
-
 /** A percentage with one decimal (`12.5%`). */
 export function percent(part: number, whole: number): string {
   if (whole <= 0) return '0.0%'

@@ -9,7 +9,7 @@ import { registerInspect } from './commands/inspect.js'
 import { registerLint } from './commands/lint.js'
 import { registerShow } from './commands/show.js'
 import { registerVars } from './commands/vars.js'
-import { CliError, EXIT, oneLine, UsageError } from './errors.js'
+import { CliError, EXIT, joinLines, UsageError } from './errors.js'
 import type { Io } from './output.js'
 
 function version(): string {
@@ -65,7 +65,7 @@ export function createProgram(ctx: CommandContext): Command {
 
 /** A commander message (`error: unknown option '--x'`, maybe with a suggestion line) as one sentence. */
 function commanderMessage(error: CommanderError): string {
-  return oneLine(error.message.replace(/^error: /, '')).replace(/\.$/, '')
+  return joinLines(error.message.replace(/^error: /, '')).replace(/\.$/, '')
 }
 
 /**
@@ -108,7 +108,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       io.stderr.write(`${error.stack}\n`)
     }
     return fail(
-      `${oneLine(message)}; this is unexpected: rerun with SYSPROMPT_DEBUG=1 and report it`,
+      `${joinLines(message)}; this is unexpected: rerun with SYSPROMPT_DEBUG=1 and report it`,
       EXIT.findings,
     )
   }

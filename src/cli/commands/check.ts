@@ -10,6 +10,7 @@ import {
   parseLock,
   type TokenizerName,
 } from '../../compile/index.js'
+import { groupDigits } from '../../node/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
 import { requireCompiled } from '../failure.js'
@@ -20,7 +21,7 @@ import {
   readPromptOptions,
   TOKENIZERS,
 } from '../options.js'
-import { grouped, json } from '../output.js'
+import { json } from '../output.js'
 import { buildProject, type ProjectPrompt } from '../project.js'
 import { projectRoot } from '../root.js'
 
@@ -39,9 +40,12 @@ export async function readLock(root: string): Promise<PromptLock> {
   try {
     return parseLock(text)
   } catch (error) {
-    if (error instanceof LockError)
-      throw new CliError(error.code, `${path}: ${error.message}`, 'fix it or run `sysprompt check --update`')
-    throw error
+    if (!(error instanceof LockError)) throw error
+    // The lock layer's message already says what to do (so no advice is added); it names the file by its bare name.
+    const what = error.message.startsWith(LOCK_FILE)
+      ? path + error.message.slice(LOCK_FILE.length)
+      : `${path}: ${error.message}`
+    throw new CliError(error.code, what, null, { cause: error })
   }
 }
 
@@ -106,7 +110,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         print.out(
           options.json
             ? json(summary)
-            : `wrote ${lockPath}: ${compiled.sections.length} section${compiled.sections.length === 1 ? '' : 's'}, ${grouped(compiled.tokens)} tokens (${compiled.tokenizer})\n`,
+            : `wrote ${lockPath}: ${compiled.sections.length} section${compiled.sections.length === 1 ? '' : 's'}, ${groupDigits(compiled.tokens)} tokens (${compiled.tokenizer})\n`,
         )
         ctx.exit(EXIT.ok)
         return
@@ -125,7 +129,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         )
       } else if (result.ok) {
         print.out(
-          `${print.paint('green', 'ok')}: the prompt matches ${lockPath} (${grouped(compiled.tokens)} tokens)\n`,
+          `${print.paint('green', 'ok')}: the prompt matches ${lockPath} (${groupDigits(compiled.tokens)} tokens)\n`,
         )
       } else {
         for (const d of result.differences) print.out(`${print.paint('red', '✗')} ${d.message}\n`)

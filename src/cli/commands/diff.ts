@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { prefixTokens } from '../../compile/diff.js'
 import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } from '../../compile/index.js'
+import { groupDigits } from '../../node/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
 import { requireCompiled } from '../failure.js'
 import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
-import { grouped, json, type Paint } from '../output.js'
+import { json, type Paint, type Tone } from '../output.js'
 import { buildWithLock } from './check.js'
 
 function isCompiled(value: unknown): value is CompiledPrompt {
@@ -86,18 +87,51 @@ export function diffAgainstLock(compiled: CompiledPrompt, lock: PromptLock): Pro
   }
 }
 
-function render(diff: PromptDiff, paint: Paint): string {
+/**
+ * What `diff --lock --json` prints: the diff, marked as made against the
+ * lock. The lock records sections, not text, so `firstDifference` is where
+ * the first changed section starts in the current prompt, not the exact
+ * character (`firstDifferenceIs: 'section-start'`).
+ */
+interface LockDiff extends PromptDiff {
+  against: 'lock'
+  lock: string
+  firstDifferenceIs: 'section-start'
+}
+
+const list = (names: string[]) => (names.length === 0 ? '—' : names.join(', '))
+
+/** The first row: the exact character between two files; only the section against a lock, which has no text. */
+function firstChange(diff: PromptDiff, againstLock: boolean): [label: string, value: string] {
+  if (againstLock) {
+    return [
+      'first changed section:',
+      diff.section ?? 'none: the prompt ends where the lock lists more sections',
+    ]
+  }
+  const where = diff.section === null ? 'where the new prompt ends' : `in section ${diff.section}`
+  return ['first change:', `character ${diff.firstDifference}, ${where}`]
+}
+
+function render(diff: PromptDiff, againstLock: boolean, paint: Paint): string {
   if (diff.identical)
-    return `${paint('green', 'identical')}: ${grouped(diff.commonPrefixTokens)} tokens, all reusable from cache\n`
-  const list = (names: string[]) => (names.length === 0 ? '—' : names.join(', '))
-  return [
-    `${paint('bold', 'first change')}   character ${diff.firstDifference}, ${diff.section === null ? 'where the new prompt ends' : `in section ${diff.section}`}`,
-    `${paint('bold', 'cached prefix')}  ${grouped(diff.commonPrefixTokens)} tokens still served from the provider's cache`,
-    `${paint('bold', 'added')}          ${paint('green', list(diff.added))}`,
-    `${paint('bold', 'removed')}        ${paint('red', list(diff.removed))}`,
-    `${paint('bold', 'changed')}        ${paint('yellow', list(diff.changed))}`,
-    '',
-  ].join('\n')
+    return `${paint('green', 'identical')}: ${groupDigits(diff.commonPrefixTokens)} tokens, all reusable from cache\n`
+  const rows: [label: string, value: string, tone: Tone][] = [
+    [...firstChange(diff, againstLock), 'plain'],
+    [
+      'cached prefix:',
+      `${groupDigits(diff.commonPrefixTokens)} tokens still served from the provider's cache`,
+      'plain',
+    ],
+    ['added:', list(diff.added), 'green'],
+    ['removed:', list(diff.removed), 'red'],
+    ['changed:', list(diff.changed), 'yellow'],
+  ]
+  // Labels padded to the widest, then one space: `label: value` reads as a sentence on each line.
+  const width = Math.max(...rows.map(([label]) => label.length))
+  return rows
+    .map(([label, value, tone]) => `${paint('bold', label.padEnd(width))} ${paint(tone, value)}\n`)
+    .join('')
 }
 
 /** `sysprompt diff`: what changed between two compiled prompts, from the provider cache's point of view. */
@@ -124,12 +158,14 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
     )
     .action(async (before: string | undefined, after: string | undefined, raw: RawOptions) => {
       let diff: PromptDiff
+      let lockPath: string | undefined
       if (raw.lock === true) {
         if (before !== undefined)
           throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
         const options = await readPromptOptions(raw, ctx.io.cwd)
-        const { project, lock } = await buildWithLock(options, ctx.io.env, true)
-        diff = diffAgainstLock(requireCompiled(project), lock!)
+        const built = await buildWithLock(options, ctx.io.env, true)
+        diff = diffAgainstLock(requireCompiled(built.project), built.lock!)
+        lockPath = built.lockPath
       } else {
         if (before === undefined || after === undefined) {
           throw new UsageError(
@@ -140,7 +176,11 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
         diff = diffCompiled(await readCompiled(ctx.io.cwd, before), await readCompiled(ctx.io.cwd, after))
       }
       const print = printer(ctx, raw.color === false ? false : undefined)
-      print.out(raw.json === true ? json(diff) : render(diff, print.paint))
+      const data: PromptDiff | LockDiff =
+        lockPath === undefined
+          ? diff
+          : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start' }
+      print.out(raw.json === true ? json(data) : render(diff, lockPath !== undefined, print.paint))
       ctx.exit(diff.identical ? EXIT.ok : EXIT.findings)
     })
 }

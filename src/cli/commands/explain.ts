@@ -1,9 +1,8 @@
-import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { explainInstructions, isInside } from '../../node/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
-import { addCommonOptions, type RawOptions, readCommonOptions } from '../options.js'
+import { addCommonOptions, existingFile, type RawOptions, readCommonOptions } from '../options.js'
 import { json } from '../output.js'
 import { shown } from '../paths.js'
 import { projectRoot } from '../root.js'
@@ -17,7 +16,7 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
       .description('say why an instruction file or a rule is in the prompt or not')
       .argument(
         '<file>',
-        'an instruction file (AGENTS.md, …) or a rule in .sysprompt/rules/, relative to the current directory',
+        'an existing instruction file (AGENTS.md, …) or a rule in .sysprompt/rules/, relative to the current directory',
       ),
   )
     .addHelpText(
@@ -35,7 +34,9 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
       const options = await readCommonOptions(raw, ctx.io.cwd)
       const print = printer(ctx, options.color)
       const root = await projectRoot(options.cwd, options.root)
-      const path = resolve(ctx.io.cwd, file)
+      // A file named on the command line that does not exist is a usage error, as everywhere in the CLI;
+      // an existing file that discovery skips is an answer (exit 0).
+      const path = await existingFile(ctx.io.cwd, file, 'explain:')
       if (isInside(rulesDir(root), path) && path.endsWith('.md')) {
         const rules = await loadRules(root)
         const rule = rules.list.find((r) => r.source === path)

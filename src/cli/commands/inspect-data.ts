@@ -1,8 +1,15 @@
 import { homedir } from 'node:os'
-import { relative, sep } from 'node:path'
+import { dirname, relative, sep } from 'node:path'
 import { utf8Length } from '../../compile/hash.js'
 import { type CompiledPrompt, canonicalJson, resolveTokenizer } from '../../compile/index.js'
-import { header, type InstructionFile, isInside } from '../../node/index.js'
+import {
+  header,
+  type InstructionFile,
+  isInside,
+  nodeAdapters,
+  READ_LIMIT,
+  readConfinedFile,
+} from '../../node/index.js'
 import { shown } from '../paths.js'
 import { cachePlan, type ProjectPrompt } from '../project.js'
 import { describeDecision } from '../rules.js'
@@ -13,7 +20,13 @@ export interface InspectedFile {
   shown: string
   bytes: number
   truncated: boolean
-  /** Tokens of the file's block in the instruction text (its header, its text and what it inlines); `null` when the mode writes no per-file headers. */
+  /**
+   * Tokens of the file. A file with its own header line in the instruction
+   * text: its block there (the header, its text and what it inlines). An
+   * import inlined into its importer (sysprompt mode): its own text as read,
+   * which the importer's count already includes. `null` when neither can be
+   * counted (no header, or the file can no longer be read).
+   */
   tokens: number | null
   imports: InspectedFile[]
 }
@@ -21,17 +34,44 @@ export interface InspectedFile {
 function inspectFile(
   file: InstructionFile,
   root: string,
-  tokens: ReadonlyMap<string, number>,
+  blocks: ReadonlyMap<string, number>,
+  imported: ReadonlyMap<string, number>,
 ): InspectedFile {
-  const name = shown(file.path, root)
   return {
     path: file.path,
-    shown: name,
+    shown: shown(file.path, root),
     bytes: file.bytes,
     truncated: file.truncated,
-    tokens: tokens.get(headerName(file.path, root)) ?? null,
-    imports: (file.imports ?? []).map((f) => inspectFile(f, root, tokens)),
+    tokens: blocks.get(headerName(file.path, root)) ?? imported.get(file.path) ?? null,
+    imports: (file.imports ?? []).map((f) => inspectFile(f, root, blocks, imported)),
   }
+}
+
+/**
+ * Tokens of each inlined import's own text. Discovery keeps no text per
+ * import (it is spliced into its importer's), so the file is read again,
+ * confined as discovery confined it: to the project root, or to the
+ * directory of the global file that imports it.
+ */
+async function importTokens(
+  files: readonly InstructionFile[],
+  root: string,
+  count: (text: string) => number,
+): Promise<Map<string, number>> {
+  const fs = nodeAdapters().fs
+  const out = new Map<string, number>()
+  const visit = async (file: InstructionFile, roots: readonly string[]): Promise<void> => {
+    if (!out.has(file.path)) {
+      const read = await readConfinedFile(file.path, dirname(file.path), { roots, maxBytes: READ_LIMIT, fs })
+      if (read.ok) out.set(file.path, count(read.text.replace(/^\uFEFF/, '')))
+    }
+    for (const f of file.imports ?? []) await visit(f, roots)
+  }
+  for (const top of files) {
+    const roots = [root, dirname(top.path)]
+    for (const f of top.imports ?? []) await visit(f, roots)
+  }
+  return out
 }
 
 /** How discovery names a file in its header lines: relative to the root (`../…` above it), `~/…` under the home directory. */
@@ -74,7 +114,7 @@ function blockTokens(
  * files, the rules and why they are in or out, the stable prefixes and the
  * cache plan for the chosen provider, and the totals.
  */
-export function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
+export async function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
   const { root, cwd, options, template } = project
   const tokenizer = resolveTokenizer(options.tokenizer)
   const total = compiled.tokens
@@ -84,6 +124,7 @@ export function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
     project.discovery.files.map((f) => headerName(f.path, root)),
     (text) => tokenizer.count(text),
   )
+  const importedTokens = await importTokens(project.discovery.files, root, (text) => tokenizer.count(text))
   const sectionAt = (end: number) => compiled.sections.find((s) => s.end === end)?.name ?? null
   const tools = compiled.tools.map((t) => ({
     name: t.name,
@@ -132,7 +173,7 @@ export function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
     instructions: {
       mode: options.mode,
       preload: project.discovery.preload,
-      files: project.discovery.files.map((f) => inspectFile(f, root, fileTokens)),
+      files: project.discovery.files.map((f) => inspectFile(f, root, fileTokens, importedTokens)),
       diagnostics: project.discovery.diagnostics,
     },
     rules: project.judged.map(({ rule, decision }) => ({
@@ -166,4 +207,4 @@ export function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
 }
 
 /** What `inspect --json` prints. */
-export type InspectData = ReturnType<typeof inspectData>
+export type InspectData = Awaited<ReturnType<typeof inspectData>>

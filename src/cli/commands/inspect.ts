@@ -1,10 +1,11 @@
 import type { Command } from 'commander'
+import { groupDigits } from '../../node/index.js'
 import type { Stability } from '../../registry/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
 import { requireCompiled } from '../failure.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
-import { bar, type Cell, grouped, json, type Paint, percent, type Tone, table } from '../output.js'
+import { bar, type Cell, json, type Paint, percent, type Tone, table } from '../output.js'
 import { buildProject } from '../project.js'
 import { type InspectData, type InspectedFile, inspectData } from './inspect-data.js'
 import { buildWarnings } from './show.js'
@@ -29,8 +30,8 @@ function sectionLines(data: InspectData, paint: Paint): string[] {
       s.name,
       String(s.order),
       { text: s.stability, tone },
-      grouped(s.bytes),
-      grouped(s.tokens),
+      groupDigits(s.bytes),
+      groupDigits(s.tokens),
       percent(s.tokens, data.totals.tokens),
       { text: hashPrefix(s.hash), tone: 'dim' },
       { text: bar(s.share, BAR_CELLS), tone },
@@ -41,8 +42,8 @@ function sectionLines(data: InspectData, paint: Paint): string[] {
     { text: 'total', tone: 'bold' },
     '',
     '',
-    grouped(data.totals.bytes),
-    grouped(data.totals.tokens),
+    groupDigits(data.totals.bytes),
+    groupDigits(data.totals.tokens),
     data.totals.tokens === 0 ? '' : '100.0%',
     { text: hashPrefix(data.hash), tone: 'dim' },
     '',
@@ -56,8 +57,8 @@ function fileRows(files: readonly InspectedFile[], depth: number, rows: (Cell | 
   for (const f of files) {
     rows.push([
       `${depth === 0 ? '' : `${'  '.repeat(depth - 1)}└ `}${f.shown}${depth === 0 ? '' : ' (imported)'}`,
-      grouped(f.bytes),
-      f.tokens === null ? '' : grouped(f.tokens),
+      groupDigits(f.bytes),
+      f.tokens === null ? '' : groupDigits(f.tokens),
       f.truncated ? { text: 'truncated', tone: 'yellow' } : 'whole',
     ])
     fileRows(f.imports, depth + 1, rows)
@@ -75,7 +76,7 @@ function render(data: InspectData, paint: Paint): string {
   out.push(`${h('cwd')}       ${data.cwd}`)
   out.push(`${h('template')}  ${what}`)
   out.push(
-    `${h('prompt')}    ${grouped(data.totals.tokens)} tokens (${data.tokenizer}), ${grouped(data.totals.bytes)} bytes, ` +
+    `${h('prompt')}    ${groupDigits(data.totals.tokens)} tokens (${data.tokenizer}), ${groupDigits(data.totals.bytes)} bytes, ` +
       `${data.totals.sections} section${data.totals.sections === 1 ? '' : 's'}, ${data.totals.tools} tool${data.totals.tools === 1 ? '' : 's'}`,
   )
   out.push(
@@ -90,7 +91,7 @@ function render(data: InspectData, paint: Paint): string {
       ['tool', 'tokens (schema)', 'hash'].map((text) => ({ text, tone: 'bold' as const })),
     ]
     for (const t of data.tools)
-      rows.push([t.name, `≈${grouped(t.tokens)}`, { text: hashPrefix(t.hash), tone: 'dim' }])
+      rows.push([t.name, `≈${groupDigits(t.tokens)}`, { text: hashPrefix(t.hash), tone: 'dim' }])
     out.push(...indent(table(rows, ['left', 'right', 'left'], paint)))
   }
   out.push('', h(`Instruction files (${data.instructions.mode} mode, preload ${data.instructions.preload})`))
@@ -116,20 +117,20 @@ function render(data: InspectData, paint: Paint): string {
   out.push(
     '',
     h(
-      `Cache (${cache.provider}${cache.model === null ? '' : `, ${cache.model}`}, minimum ${grouped(cache.minTokens)} tokens)`,
+      `Cache (${cache.provider}${cache.model === null ? '' : `, ${cache.model}`}, minimum ${groupDigits(cache.minTokens)} tokens)`,
     ),
   )
   const through = (s: string | null) => (s === null ? 'empty' : `through ${s}`)
   out.push(
-    `  static prefix            ${grouped(stablePrefix.static.tokens)} tokens, ${through(stablePrefix.static.through)}`,
+    `  static prefix            ${groupDigits(stablePrefix.static.tokens)} tokens, ${through(stablePrefix.static.through)}`,
   )
   out.push(
-    `  static + session prefix  ${grouped(stablePrefix.session.tokens)} tokens, ${through(stablePrefix.session.through)}`,
+    `  static + session prefix  ${groupDigits(stablePrefix.session.tokens)} tokens, ${through(stablePrefix.session.through)}`,
   )
   out.push(
     `  breakpoints              ${cache.breakpoints.length === 0 ? 'none' : cache.breakpoints.map((b) => `after ${b.section} (char ${b.at})`).join(', ')}`,
   )
-  out.push(`  cacheable                ${grouped(cache.cacheableTokens)} tokens`)
+  out.push(`  cacheable                ${groupDigits(cache.cacheableTokens)} tokens`)
   for (const w of cache.warnings) out.push(`  ${paint('yellow', '!')} ${w.message}`)
   if (data.warnings.length > 0) {
     out.push('', h('Warnings'))
@@ -160,7 +161,7 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const compiled = requireCompiled(project)
-      const data = inspectData(project, compiled)
+      const data = await inspectData(project, compiled)
       if (options.json) print.out(json(data))
       else {
         for (const warning of buildWarnings(project).filter(

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander'
 import { toAnthropic, toGemini, toOpenAI } from '../../compile/index.js'
 import { formatFragmentError } from '../../presets/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
-import { EXIT } from '../errors.js'
+import { EXIT, UsageError } from '../errors.js'
 import { requireCompiled } from '../failure.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { json } from '../output.js'
@@ -24,6 +24,20 @@ export function buildWarnings(project: ProjectPrompt): string[] {
   return out
 }
 
+type Format = (typeof FORMATS)[number]
+
+/** `--format`, or `json` for `--json`; both naming different formats is a usage error. */
+function chosenFormat(raw: RawOptions): Format {
+  const format = raw.format as Format | undefined
+  if (raw.json === true && format !== undefined && format !== 'json') {
+    throw new UsageError(
+      `--format ${format} and --json ask for different outputs`,
+      `pass only one of them (--json is --format json)`,
+    )
+  }
+  return format ?? (raw.json === true ? 'json' : 'text')
+}
+
 /** `sysprompt show`: the prompt this project would get, as text or as a provider request shape. */
 export function registerShow(program: Command, ctx: CommandContext): void {
   addPromptOptions(
@@ -33,10 +47,8 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       .addOption(
         new Option(
           '--format <format>',
-          'text: the prompt itself; json: the compiled prompt (what `diff` reads); anthropic, openai, gemini: the request fields',
-        )
-          .choices(FORMATS)
-          .default('text'),
+          'text (default): the prompt itself; json: the compiled prompt (what `diff` reads), as --json; anthropic, openai, gemini: the request fields',
+        ).choices(FORMATS),
       ),
   )
     .addHelpText(
@@ -56,13 +68,12 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (raw: RawOptions) => {
+      const format = chosenFormat(raw)
       const options = await readPromptOptions(raw, ctx.io.cwd)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const compiled = requireCompiled(project)
       for (const warning of buildWarnings(project)) print.warn(warning)
-      const format =
-        raw.json === true && raw.format === 'text' ? 'json' : (raw.format as (typeof FORMATS)[number])
       if (format === 'text') {
         // Exactly the prompt; a terminal gets a final line break so the shell prompt starts on its own line.
         print.out(compiled.text)

@@ -1,11 +1,12 @@
 import type { Command } from 'commander'
 import { utf8Length } from '../../compile/hash.js'
+import { groupDigits } from '../../node/index.js'
 import type { Stability, VariableInfo } from '../../registry/index.js'
 import { compileTemplate, keyNamespace } from '../../template/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
-import { type Cell, clip, grouped, json, table } from '../output.js'
+import { type Cell, clip, json, table } from '../output.js'
 import { buildProject, type ProjectPrompt } from '../project.js'
 
 /** One variable the prompt references, with its current value. */
@@ -67,7 +68,7 @@ function shownValue(v: ReferencedVariable): Cell {
   const bytes = utf8Length(v.value)
   const lines = v.value.split('\n').length
   const clipped = clip(v.value, VALUE_CELLS)
-  return { text: clipped === v.value ? clipped : `${clipped} (${lines} lines, ${grouped(bytes)} bytes)` }
+  return { text: clipped === v.value ? clipped : `${clipped} (${lines} lines, ${groupDigits(bytes)} bytes)` }
 }
 
 /** `sysprompt vars`: the variables the prompt references with their values, and every key available. */
