@@ -308,3 +308,48 @@ describe('compile: stable prefixes', () => {
     expect(c.stablePrefix).toEqual({ static: { end: 0, tokens: 0 }, session: { end: 0, tokens: 0 } })
   })
 })
+
+describe('compile: recompiling from memos', () => {
+  const a = assembly(
+    [section('one', 'First section for {{user}}.'), section('two', 'Second section.\nWith two lines.')],
+    { variables: { user: 'Ada' } },
+  )
+
+  it('returns a fresh result each time: changing one leaves the next alone', () => {
+    const first = compile(a)
+    const expected = structuredClone(first)
+    first.sections[0]!.tokens = -1
+    first.sections.pop()
+    first.tools.push({ name: 'x', hash: 'h', schema: { name: 'x', parameters: {} } })
+    first.stablePrefix.static.end = -1
+    first.warnings.push({ code: 'x', message: 'x' })
+    expect(compile(a)).toEqual(expected)
+  })
+
+  it('keeps the counts and hashes of each tokenizer and hash function apart when they alternate', () => {
+    const words = countingTokenizer()
+    const fast = (text: string) => sha256(text)
+    const plain = compile(a)
+    const counted = compile(a, { tokenizer: words, hash: fast })
+    expect(compile(a)).toEqual(plain)
+    expect(compile(a, { tokenizer: words, hash: fast })).toEqual(counted)
+    expect(counted.sections.map((s) => s.tokens)).toEqual([5, 6])
+    expect(counted.hash).toBe(plain.hash)
+    expect(compile(a, { tokenizer: 'cl100k' }).tokens).toBe(
+      cl100k.count('First section for Ada.') +
+        cl100k.count('\n\n') +
+        cl100k.count('Second section.\nWith two lines.'),
+    )
+  })
+
+  it('describes a cut prompt the same way when it is compiled again', () => {
+    const cut = assembly([
+      section('keep', 'Always here.'),
+      section('long', 'one line of the long section\n'.repeat(10).trimEnd(), { priority: 1 }),
+    ])
+    const first = compile(cut, { tokenizer: 'estimate', budget: { maxTokens: 40 } })
+    expect(first.cuts).toEqual([{ section: 'long', removedChars: expect.any(Number), dropped: false }])
+    expect(compile(structuredClone(cut), { tokenizer: 'estimate', budget: { maxTokens: 40 } })).toEqual(first)
+    expect(first.hash).toBe(`sha256:${sha256(first.text)}`)
+  })
+})

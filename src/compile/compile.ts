@@ -1,102 +1,40 @@
-import { renderSections, SECTION_SEPARATOR } from '../registry/render-prompt.js'
-import type { AssembledSection, PromptAssembly, Stability, ToolSchema } from '../registry/types.js'
-import { compileTemplate } from '../template/index.js'
+import { SECTION_SEPARATOR } from '../registry/render-prompt.js'
+import type { AssembledSection, PromptAssembly, Stability } from '../registry/types.js'
 import { TextCache } from '../template/text-cache.js'
 import { applyBudget } from './budget.js'
 import { CompileError } from './errors.js'
-import { canonicalJson, type HashFunction, hashText, sha256Hex, utf8Length } from './hash.js'
+import { type HashFunction, hashText, hashTextOnce, sha256Hex, utf8Length } from './hash.js'
+import { renderSection, type SectionMemo, sectionHash, sectionTokens } from './section-memo.js'
 import { stabilityOf } from './stability.js'
 import { countTokens, resolveTokenizer } from './tokenizers.js'
+import { hashTools } from './tool-hashes.js'
 import type {
   BudgetCut,
   CompiledPrompt,
   CompiledSection,
-  CompiledTool,
   CompileOptions,
   CompileWarning,
+  Tokenizer,
 } from './types.js'
 
-/** Marks a referenced key the variables do not have (distinct from one present with `undefined`). */
-const ABSENT: unique symbol = Symbol('absent')
+/** Where one section's text lies in the prompt, with its count and hash. */
+interface Span {
+  start: number
+  end: number
+  tokens: number
+  hash: string
+}
 
-/** One section as `renderSections` rendered it, with what the rendering depended on. */
-interface RenderedMemo {
-  dialect: AssembledSection['dialect']
-  name: string
-  /** Every key the section references, conditions included. */
-  keys: readonly string[]
-  /** The value of each key at render time, or ABSENT. */
-  values: readonly (string | undefined | typeof ABSENT)[]
-  /** `''` when the section rendered empty (dropped). */
+/** The joined prompt: what the section texts, the tokenizer and the hash function determine. */
+interface Layout {
   text: string
+  hash: string
   bytes: number
-}
-
-// Rendered sections by source text. A render is a pure function of the
-// source, its dialect and the values of the keys it references, so an
-// unchanged section is found with one lookup keyed by its source string
-// (whose hash V8 keeps) instead of being rendered again into a fresh string
-// that every later memo would have to hash character by character.
-const renderMemo = new TextCache<RenderedMemo[]>(1024)
-const VARIANTS_PER_SOURCE = 4
-
-function renderedValue(
-  variables: PromptAssembly['variables'],
-  key: string,
-): string | undefined | typeof ABSENT {
-  return Object.hasOwn(variables, key) ? variables[key] : ABSENT
-}
-
-// Whole-list hashes by the names and hashes they cover: the canonical JSON of
-// an unchanged list is not rebuilt on every compile.
-const toolListMemo = new WeakMap<HashFunction, TextCache<string>>()
-
-function toolListHash(tools: readonly CompiledTool[], hash: HashFunction = sha256Hex): string {
-  let memo = toolListMemo.get(hash)
-  if (memo === undefined) {
-    memo = new TextCache(256)
-    toolListMemo.set(hash, memo)
-  }
-  let key = ''
-  for (const tool of tools) key += `${tool.name}\u0000${tool.hash}\u0000`
-  let digest = memo.get(key)
-  if (digest === undefined) {
-    digest = hashText(canonicalJson(tools.map(({ name, hash }) => ({ name, hash }))), hash)
-    memo.set(key, digest)
-  }
-  return digest
-}
-
-/** The section rendered through `renderSections` (the one renderer), memoized. */
-function renderSection(section: AssembledSection, assembly: PromptAssembly): RenderedMemo {
-  const variants = renderMemo.get(section.text)
-  if (variants !== undefined) {
-    for (const memo of variants) {
-      if (memo.dialect !== section.dialect || memo.name !== section.name) continue
-      let same = true
-      for (let i = 0; i < memo.keys.length && same; i++) {
-        same = memo.values[i] === renderedValue(assembly.variables, memo.keys[i]!)
-      }
-      if (same) return memo
-    }
-  }
-  const keys = compileTemplate(section.text, { dialect: section.dialect, strict: false }).variables
-  const [rendered] = renderSections({ ...assembly, sections: [section] })
-  const text = rendered?.text ?? ''
-  const memo: RenderedMemo = {
-    dialect: section.dialect,
-    name: section.name,
-    keys,
-    values: keys.map((key) => renderedValue(assembly.variables, key)),
-    text,
-    bytes: utf8Length(text),
-  }
-  if (variants === undefined) renderMemo.set(section.text, [memo])
-  else {
-    if (variants.length >= VARIANTS_PER_SOURCE) variants.shift()
-    variants.push(memo)
-  }
-  return memo
+  tokens: number
+  separatorTokens: number
+  spans: Span[]
+  /** `countTokens` of the whole text, once asked for. */
+  exactTokens: number | undefined
 }
 
 // UTF-8 lengths of budget-cut texts (the shrink memo returns the same string
@@ -112,40 +50,89 @@ function bytesOfCut(text: string): number {
   return n
 }
 
-// The last few joined texts: an unchanged prompt reuses the same string
-// object, so its hash and count lookups need not read 30 KB again.
-const recentJoins: { parts: readonly string[]; text: string }[] = []
+// The last few layouts, by the texts they joined: a recompile whose every
+// section text is unchanged (the same string objects, mostly, so comparing
+// them is cheap) reuses the text, its hash and the spans. This is the memo of
+// whole-prompt hashes too: kept to a few entries because every new prompt
+// would otherwise stay alive (30 KB each) long enough to be promoted, and
+// the garbage collector's copying cost more than the memo saves.
+const recentLayouts: {
+  texts: readonly string[]
+  tokenizer: Tokenizer
+  hash: HashFunction
+  layout: Layout
+}[] = []
 
-function join(parts: readonly string[]): string {
-  for (const recent of recentJoins) {
-    if (recent.parts.length === parts.length && recent.parts.every((p, i) => p === parts[i]))
-      return recent.text
+function recentLayout(
+  texts: readonly string[],
+  tokenizer: Tokenizer,
+  hash: HashFunction,
+): Layout | undefined {
+  for (let r = recentLayouts.length - 1; r >= 0; r--) {
+    const recent = recentLayouts[r]!
+    if (recent.tokenizer !== tokenizer || recent.hash !== hash || recent.texts.length !== texts.length)
+      continue
+    let same = true
+    for (let i = 0; i < texts.length && same; i++) same = recent.texts[i] === texts[i]
+    if (same) return recent.layout
   }
-  const text = parts.join(SECTION_SEPARATOR)
-  if (recentJoins.length >= 8) recentJoins.shift()
-  recentJoins.push({ parts, text })
-  return text
+  return undefined
 }
 
-// Tool hashes by the schema's plain JSON. Sorting keys allocates a copy of
-// every object; `JSON.stringify` is native and, for JSON data, determines the
-// canonical form, so an unchanged schema (even a fresh clone of it) costs one
-// stringify and a lookup.
-const toolMemo = new WeakMap<HashFunction, TextCache<string>>()
-
-function toolHash(schema: ToolSchema, hash: HashFunction = sha256Hex): string {
-  let memo = toolMemo.get(hash)
-  if (memo === undefined) {
-    memo = new TextCache(1024)
-    toolMemo.set(hash, memo)
+/**
+ * Joins the section texts (each its memo's text, or a budget cut of it) and
+ * measures the result: spans, bytes, tokens as the sum of the section counts
+ * (`counts`, or the memos' counts of uncut texts) and the separators', and
+ * hashes.
+ */
+function layOut(
+  memos: readonly SectionMemo[],
+  texts: readonly string[],
+  counts: readonly number[] | undefined,
+  tokenizer: Tokenizer,
+  hash: HashFunction,
+): Layout {
+  const found = recentLayout(texts, tokenizer, hash)
+  if (found !== undefined) return found
+  const tokensOf = counts ?? memos.map((memo) => sectionTokens(memo, tokenizer))
+  const separatorTokens = countTokens(tokenizer, SECTION_SEPARATOR)
+  const text = texts.join(SECTION_SEPARATOR)
+  const spans: Span[] = []
+  let offset = 0
+  let tokens = 0
+  let bytes = 0
+  for (let i = 0; i < texts.length; i++) {
+    const sectionText = texts[i]!
+    const memo = memos[i]!
+    if (i > 0) {
+      offset += SECTION_SEPARATOR.length
+      tokens += separatorTokens
+      bytes += SECTION_SEPARATOR.length // ASCII: one byte per character
+    }
+    const start = offset
+    offset += sectionText.length
+    tokens += tokensOf[i]!
+    const uncut = sectionText === memo.text
+    bytes += uncut ? memo.bytes : bytesOfCut(sectionText)
+    spans.push({
+      start,
+      end: offset,
+      tokens: tokensOf[i]!,
+      hash: uncut ? sectionHash(memo, hash) : hashText(sectionText, hash),
+    })
   }
-  const plain = JSON.stringify(schema)
-  let digest = memo.get(plain)
-  if (digest === undefined) {
-    digest = hashText(canonicalJson(schema), hash)
-    memo.set(plain, digest)
+  const layout: Layout = {
+    text,
+    hash: hashTextOnce(text, hash),
+    bytes,
+    tokens,
+    separatorTokens,
+    spans,
+    exactTokens: undefined,
   }
-  return digest
+  if (recentLayouts.length >= 8) recentLayouts.shift()
+  recentLayouts.push({ texts, tokenizer, hash, layout })
+  return layout
 }
 
 function turnMessage(section: string, keys: readonly string[]): string {
@@ -166,9 +153,10 @@ function turnMessage(section: string, keys: readonly string[]): string {
  * section), the tools with their hashes, and the stable prefixes a provider
  * can cache. Each section is rendered, counted and hashed alone, memoized,
  * so recompiling after one section changed tokenizes only that section and
- * recompiling an unchanged assembly costs lookups; `tokens` is the sum of the
- * section counts and the separators' (`exactTokens: true` also counts the
- * whole text). A section whose effective stability is `turn` is a warning,
+ * recompiling an unchanged assembly costs a lookup per section and tool (the
+ * joined text and its hash are reused while every section text is the
+ * same); `tokens` is the sum of the section counts and the separators'
+ * (`exactTokens: true` also counts the whole text). A section whose effective stability is `turn` is a warning,
  * or a `CompileError` with `volatile: 'error'`; a `budget` cuts sections by
  * priority (see `applyBudget`), measured against `tokens` (not `exactTokens`),
  * and the result describes the cut text.
@@ -179,7 +167,7 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   if (volatile !== 'warn' && volatile !== 'error') {
     throw new TypeError(`compile: volatile must be "warn" or "error", got ${JSON.stringify(volatile)}`)
   }
-  const kept: { section: AssembledSection; memo: RenderedMemo }[] = []
+  const kept: { section: AssembledSection; memo: SectionMemo }[] = []
   for (const section of assembly.sections) {
     const memo = renderSection(section, assembly)
     if (memo.text.length > 0) kept.push({ section, memo })
@@ -200,69 +188,63 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
     warnings.push({ code: 'turn-in-system-prompt', section: section.name, message })
   }
 
-  let texts = kept.map((k) => k.memo.text)
-  let counts = texts.map((t) => countTokens(tokenizer, t))
-  const separatorTokens = countTokens(tokenizer, SECTION_SEPARATOR)
+  const hash = options.hash ?? sha256Hex
+  const memos = kept.map((k) => k.memo)
+  let layout: Layout
   let cuts: BudgetCut[] = []
-  if (options.budget !== undefined) {
+  if (options.budget === undefined) {
+    layout = layOut(
+      memos,
+      memos.map((memo) => memo.text),
+      undefined,
+      tokenizer,
+      hash,
+    )
+  } else {
+    const counts = memos.map((memo) => sectionTokens(memo, tokenizer))
     const budgeted = applyBudget(
-      kept.map(({ section }, i) => ({
+      kept.map(({ section, memo }, i) => ({
         name: section.name,
-        text: texts[i]!,
+        text: memo.text,
         tokens: counts[i]!,
         ...(section.priority === undefined ? {} : { priority: section.priority }),
       })),
       options.budget.maxTokens,
       tokenizer,
-      separatorTokens,
+      countTokens(tokenizer, SECTION_SEPARATOR),
     )
-    texts = budgeted.texts
-    counts = budgeted.tokens
+    layout = layOut(memos, budgeted.texts, budgeted.tokens, tokenizer, hash)
     cuts = budgeted.cuts
     warnings.push(...budgeted.warnings)
   }
 
-  const text = join(texts)
   const sections: CompiledSection[] = []
-  let offset = 0
-  let tokens = 0
-  let bytes = 0
-  for (let i = 0; i < texts.length; i++) {
-    const sectionText = texts[i]!
-    const { section, memo } = kept[i]!
-    if (i > 0) {
-      offset += SECTION_SEPARATOR.length
-      tokens += separatorTokens
-      bytes += SECTION_SEPARATOR.length // ASCII: one byte per character
-    }
-    const start = offset
-    offset += sectionText.length
-    tokens += counts[i]!
-    bytes += sectionText === memo.text ? memo.bytes : bytesOfCut(sectionText)
+  for (let i = 0; i < kept.length; i++) {
+    const { section } = kept[i]!
+    const span = layout.spans[i]!
     sections.push({
       name: section.name,
       order: section.order,
       stability: stabilities[i]!,
-      start,
-      end: offset,
-      tokens: counts[i]!,
-      hash: hashText(sectionText, options.hash),
+      start: span.start,
+      end: span.end,
+      tokens: span.tokens,
+      hash: span.hash,
     })
   }
-
-  const tools: CompiledTool[] = assembly.tools.map((schema) => ({
-    name: schema.name,
-    hash: toolHash(schema, options.hash),
-    schema,
-  }))
-  const toolsHash = toolListHash(tools, options.hash)
+  let exactTokens: number | undefined
+  if (options.exactTokens === true) {
+    exactTokens = layout.exactTokens ??= countTokens(tokenizer, layout.text)
+  }
+  const { tools, toolsHash } = hashTools(assembly.tools, hash)
+  const { separatorTokens } = layout
 
   return {
-    text,
-    hash: hashText(text, options.hash),
-    bytes,
-    tokens,
-    ...(options.exactTokens === true ? { exactTokens: countTokens(tokenizer, text) } : {}),
+    text: layout.text,
+    hash: layout.hash,
+    bytes: layout.bytes,
+    tokens: layout.tokens,
+    ...(exactTokens === undefined ? {} : { exactTokens }),
     tokenizer: tokenizer.name,
     sections,
     tools,

@@ -22,9 +22,18 @@ export function hashText(text: string, hash: HashFunction = sha256Hex): string {
   }
   const hit = cache.get(text)
   if (hit !== undefined) return hit
-  const digest = `sha256:${hash(text)}`
+  const digest = hashTextOnce(text, hash)
   cache.set(text, digest)
   return digest
+}
+
+/**
+ * `sha256:` + hex of `text`, not memoized: for a long text whose caller keeps
+ * its own memo of it (a whole prompt), where a memo entry per text would keep
+ * every text alive and cost more in garbage collection than it saves.
+ */
+export function hashTextOnce(text: string, hash: HashFunction = sha256Hex): string {
+  return `sha256:${hash(text)}`
 }
 
 /** JSON with object keys sorted by code unit, recursively, and no whitespace: what tool hashes cover. */

@@ -1,0 +1,104 @@
+import { renderSections } from '../registry/render-prompt.js'
+import type { AssembledSection, PromptAssembly } from '../registry/types.js'
+import { compileTemplate } from '../template/index.js'
+import { TextCache } from '../template/text-cache.js'
+import { type HashFunction, hashText, sha256Hex, utf8Length } from './hash.js'
+import { countTokens } from './tokenizers.js'
+import type { Tokenizer } from './types.js'
+
+/** Marks a referenced key the variables do not have (distinct from one present with `undefined`). */
+const ABSENT: unique symbol = Symbol('absent')
+
+/**
+ * One section as `renderSections` rendered it, with what the rendering
+ * depended on, and the last count and hash of its text: an unchanged section
+ * costs this one lookup, not one per memo.
+ */
+export interface SectionMemo {
+  readonly dialect: AssembledSection['dialect']
+  readonly name: string
+  /** Every key the section references, conditions included. */
+  readonly keys: readonly string[]
+  /** The value of each key at render time, or ABSENT. */
+  readonly values: readonly (string | undefined | typeof ABSENT)[]
+  /** `''` when the section rendered empty (dropped). */
+  readonly text: string
+  readonly bytes: number
+  /** The tokenizer `tokens` was counted with (one slot: a harness compiles with one). */
+  countedBy: Tokenizer | undefined
+  tokens: number
+  /** The hash function `hash` was made with. */
+  hashedBy: HashFunction | undefined
+  hash: string
+}
+
+// Rendered sections by source text. A render is a pure function of the
+// source, its dialect and the values of the keys it references, so an
+// unchanged section is found with one lookup keyed by its source string
+// (whose hash V8 keeps) instead of being rendered again into a fresh string
+// that every later memo would have to hash character by character.
+const renderMemo = new TextCache<SectionMemo[]>(1024)
+const VARIANTS_PER_SOURCE = 4
+
+function renderedValue(
+  variables: PromptAssembly['variables'],
+  key: string,
+): string | undefined | typeof ABSENT {
+  return Object.hasOwn(variables, key) ? variables[key] : ABSENT
+}
+
+/** The section rendered through `renderSections` (the one renderer), memoized. */
+export function renderSection(section: AssembledSection, assembly: PromptAssembly): SectionMemo {
+  const variants = renderMemo.get(section.text)
+  if (variants !== undefined) {
+    for (const memo of variants) {
+      if (memo.dialect !== section.dialect || memo.name !== section.name) continue
+      let same = true
+      for (let i = 0; i < memo.keys.length && same; i++) {
+        same = memo.values[i] === renderedValue(assembly.variables, memo.keys[i]!)
+      }
+      if (same) return memo
+    }
+  }
+  const [rendered] = renderSections({ ...assembly, sections: [section] })
+  // The template renderSections compiled (a cache hit): having parsed without
+  // error, it references the same keys as the lenient parse would.
+  const keys = compileTemplate(section.text, { dialect: section.dialect, name: section.name }).variables
+  const text = rendered?.text ?? ''
+  const memo: SectionMemo = {
+    dialect: section.dialect,
+    name: section.name,
+    keys,
+    values: keys.map((key) => renderedValue(assembly.variables, key)),
+    text,
+    bytes: utf8Length(text),
+    countedBy: undefined,
+    tokens: 0,
+    hashedBy: undefined,
+    hash: '',
+  }
+  if (variants === undefined) renderMemo.set(section.text, [memo])
+  else {
+    if (variants.length >= VARIANTS_PER_SOURCE) variants.shift()
+    variants.push(memo)
+  }
+  return memo
+}
+
+/** `countTokens` of the section's text, from its own slot when the tokenizer is the last one used. */
+export function sectionTokens(memo: SectionMemo, tokenizer: Tokenizer): number {
+  if (memo.countedBy !== tokenizer) {
+    memo.tokens = countTokens(tokenizer, memo.text)
+    memo.countedBy = tokenizer
+  }
+  return memo.tokens
+}
+
+/** `hashText` of the section's text, from its own slot when the hash function is the last one used. */
+export function sectionHash(memo: SectionMemo, hash: HashFunction = sha256Hex): string {
+  if (memo.hashedBy !== hash) {
+    memo.hash = hashText(memo.text, hash)
+    memo.hashedBy = hash
+  }
+  return memo.hash
+}
