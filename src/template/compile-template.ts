@@ -1,10 +1,11 @@
 import { LruCache } from './cache.js'
 import { type Diagnostic, LineCounter, TemplateError } from './errors.js'
 import { type Parsed, parse } from './parse.js'
-import type { Instruction } from './program.js'
+import type { Program } from './program.js'
 import { type RenderTarget, render, type TemplateValues } from './render.js'
-import { BRACKET, tokenizeBracket } from './tokenize-bracket.js'
-import { MUSTACHE, tokenizeMustache } from './tokenize-mustache.js'
+import { BRACKET, scanBracket } from './tokenize-bracket.js'
+import { MUSTACHE, scanMustache } from './tokenize-mustache.js'
+import { tagBuffer } from './tokens.js'
 
 export type Dialect = 'mustache' | 'bracket'
 
@@ -40,11 +41,12 @@ const MAX_DIAGNOSTICS = 100
  */
 const MAX_CACHED_SOURCE = 16383
 const cache = new LruCache<string, CompiledTemplate[]>(256)
+const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([])
 
 class CompiledTemplate implements Template, RenderTarget {
   readonly variables: readonly string[]
   readonly variableOffsets: readonly number[]
-  readonly program: readonly Instruction[]
+  readonly program: Program
 
   constructor(
     readonly source: string,
@@ -66,6 +68,31 @@ class CompiledTemplate implements Template, RenderTarget {
     return render(this, values)
   }
 }
+
+/**
+ * One template alive for as long as this module, never used: its being alive
+ * is the point. V8 holds the hidden classes an object reaches by adding its
+ * fields (or by being frozen) only weakly: a full collection that finds no
+ * compiled template alive drops them, and with them the optimised code of
+ * every function that touched a template, so compile and render run
+ * unoptimised again until V8 re-optimises them. A process that compiles a
+ * template, renders it and lets it go would pay that after every full
+ * collection.
+ */
+const _keepTemplateClassesAlive = new CompiledTemplate(
+  '',
+  'mustache',
+  true,
+  undefined,
+  {
+    program: { ops: [], args: [], texts: [] },
+    variables: [],
+    variableOffsets: [],
+    problems: [],
+    problemCount: 0,
+  },
+  [],
+)
 
 /**
  * Compiles a template in either dialect (SPEC §2).
@@ -90,9 +117,11 @@ export function compileTemplate(source: string, options: TemplateOptions = {}): 
   if (hit !== undefined) return hit
 
   const syntax = dialect === 'mustache' ? MUSTACHE : BRACKET
-  const tokens = dialect === 'mustache' ? tokenizeMustache(source) : tokenizeBracket(source)
-  const parsed = parse(source, tokens, syntax, strict ? 1 : MAX_DIAGNOSTICS + 1)
-  let diagnostics: Diagnostic[] = []
+  if (dialect === 'mustache') scanMustache(source, tagBuffer)
+  else scanBracket(source, tagBuffer)
+  const parsed = parse(source, tagBuffer, syntax, strict ? 1 : MAX_DIAGNOSTICS + 1)
+  tagBuffer.reset()
+  let diagnostics: readonly Diagnostic[] = NO_DIAGNOSTICS
   if (parsed.problemCount > 0) {
     if (strict) {
       const first = parsed.problems[0]!

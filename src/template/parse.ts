@@ -1,6 +1,19 @@
 import { excerpt, type TemplateErrorCode } from './errors.js'
-import { Instruction, Op } from './program.js'
-import { type DialectSyntax, type Malformed, type Tag, TagKind, type TokenizeResult } from './tokens.js'
+import { KeySlots } from './keys.js'
+import { OP_NEGATED, Op, type Program, SLOT_SHIFT } from './program.js'
+import {
+  type DialectSyntax,
+  LITERAL,
+  NEGATED,
+  TAG_END,
+  TAG_KEY_END,
+  TAG_KEY_START,
+  TAG_KIND,
+  TAG_START,
+  TAG_STRIDE,
+  type TagBuffer,
+  TagKind,
+} from './tokens.js'
 
 /** A problem strict mode rejects at parse time, before positions are turned into lines. */
 export interface Problem {
@@ -10,7 +23,7 @@ export interface Problem {
 }
 
 export interface Parsed {
-  program: Instruction[]
+  program: Program
   /** Keys in first-appearance order, with the offset of that first appearance. */
   variables: string[]
   variableOffsets: number[]
@@ -19,6 +32,9 @@ export interface Parsed {
   /** How many problems there are in all. */
   problemCount: number
 }
+
+/** Shared by every compile (they are synchronous): the table of key strings it holds outlives templates. */
+const keySlots = new KeySlots()
 
 const STRAY_ELSE = 0
 const SECOND_ELSE = 1
@@ -42,93 +58,146 @@ interface PairProblems {
  * lists and only the first `limit` get a message: megabytes of stray braces
  * make a million problems, and nobody reads past the first hundred.
  */
-export function parse(source: string, tokens: TokenizeResult, syntax: DialectSyntax, limit: number): Parsed {
-  const { tags, malformed } = tokens
+export function parse(source: string, buffer: TagBuffer, syntax: DialectSyntax, limit: number): Parsed {
   const pairing: PairProblems = { strays: [], unclosed: [], orphans: [] }
-  const literal = pair(tags, pairing)
-
-  const slots = new Map<string, number>()
-  const variables: string[] = []
-  const variableOffsets: number[] = []
-  for (const tag of tags) {
-    if (tag.key !== '' && !slots.has(tag.key)) {
-      slots.set(tag.key, variables.length)
-      variables.push(tag.key)
-      variableOffsets.push(tag.start)
-    }
-  }
+  pair(buffer, pairing)
+  keySlots.begin()
+  const program = emit(source, buffer)
+  const { variables, offsets: variableOffsets } = keySlots.finish()
   const problemCount =
-    malformed.length + pairing.strays.length + pairing.unclosed.length + pairing.orphans.length
-  const problems = problemCount === 0 ? [] : firstProblems(source, tags, malformed, pairing, syntax, limit)
-  return { program: emit(source, tags, literal, slots), variables, variableOffsets, problems, problemCount }
+    buffer.malformedCount + pairing.strays.length + pairing.unclosed.length + pairing.orphans.length
+  const problems = problemCount === 0 ? [] : firstProblems(source, buffer, pairing, syntax, limit)
+  return { program, variables, variableOffsets, problems, problemCount }
 }
 
-/** Marks which tags are literal text and records why. */
-function pair(tags: Tag[], problems: PairProblems): Uint8Array {
-  const literal = new Uint8Array(tags.length)
-  const elseOf = new Int32Array(tags.length).fill(-1)
+/** Marks the tags that are literal text (with {@link LITERAL}) and records why. */
+function pair(buffer: TagBuffer, problems: PairProblems): void {
+  const tags = buffer.tags
+  const end = buffer.count * TAG_STRIDE
+  // Per open `if`: its tag's place in `tags`, and that of its `else` (or -1).
   const open: number[] = []
-  for (let i = 0; i < tags.length; i++) {
-    const kind = tags[i]!.kind
+  const elses: number[] = []
+  for (let at = 0; at < end; at += TAG_STRIDE) {
+    const kind = tags[at + TAG_KIND]! & 3
     if (kind === TagKind.If) {
-      open.push(i)
+      open.push(at)
+      elses.push(-1)
     } else if (kind === TagKind.Else) {
-      const top = open.length > 0 ? open[open.length - 1]! : -1
-      if (top >= 0 && elseOf[top] === -1) {
-        elseOf[top] = i
+      const top = elses.length - 1
+      if (top >= 0 && elses[top] === -1) {
+        elses[top] = at
       } else {
-        literal[i] = 1
-        problems.strays.push(i * 4 + (top < 0 ? STRAY_ELSE : SECOND_ELSE))
+        tags[at + TAG_KIND]! |= LITERAL
+        problems.strays.push((at / TAG_STRIDE) * 4 + (top < 0 ? STRAY_ELSE : SECOND_ELSE))
       }
     } else if (kind === TagKind.End) {
-      if (open.length > 0) open.pop()
-      else {
-        literal[i] = 1
-        problems.strays.push(i * 4 + STRAY_END)
+      if (open.length > 0) {
+        open.pop()
+        elses.pop()
+      } else {
+        tags[at + TAG_KIND]! |= LITERAL
+        problems.strays.push((at / TAG_STRIDE) * 4 + STRAY_END)
       }
     }
   }
   // An `if` lower on the stack got its `else` before the next `if` opened,
   // so the orphaned `else`s are in source order too.
-  for (const i of open) {
-    literal[i] = 1
-    problems.unclosed.push(i)
-    const orphan = elseOf[i]!
+  for (let i = 0; i < open.length; i++) {
+    const at = open[i]!
+    tags[at + TAG_KIND]! |= LITERAL
+    problems.unclosed.push(at / TAG_STRIDE)
+    const orphan = elses[i]!
     if (orphan >= 0) {
-      literal[orphan] = 1
-      problems.orphans.push(orphan)
+      tags[orphan + TAG_KIND]! |= LITERAL
+      problems.orphans.push(orphan / TAG_STRIDE)
     }
   }
-  return literal
+}
+
+/**
+ * Emits the program, giving every key a slot (the keys of literal `if` tags
+ * too, which `variables` lists).
+ */
+function emit(source: string, buffer: TagBuffer): Program {
+  const tags = buffer.tags
+  // At most one text run before each tag, plus the last; an entry left as filled is a `Text`.
+  const capacity = 2 * buffer.count + 1
+  const ops = new Array<number>(capacity).fill(Op.Text)
+  const args = new Array<number>(capacity).fill(0)
+  const texts = new Array<string>(capacity).fill('')
+  let n = 0
+  // Per open block: the index of its `If` instruction, then of its `Jump` once an `else` is seen.
+  const blocks: number[] = []
+  let textStart = 0
+  const end = buffer.count * TAG_STRIDE
+  for (let at = 0; at < end; at += TAG_STRIDE) {
+    const kind = tags[at + TAG_KIND]!
+    const start = tags[at + TAG_START]!
+    const slot =
+      (kind & 3) <= TagKind.If
+        ? keySlots.slotOf(source, tags[at + TAG_KEY_START]!, tags[at + TAG_KEY_END]!, start)
+        : 0
+    if ((kind & LITERAL) !== 0) continue
+    if (start > textStart) texts[n++] = source.slice(textStart, start)
+    textStart = tags[at + TAG_END]!
+    switch (kind & 3) {
+      case TagKind.Insert:
+        ops[n] = Op.Insert | (slot << SLOT_SHIFT)
+        args[n++] = start
+        break
+      case TagKind.If:
+        blocks.push(n)
+        ops[n++] = Op.If | ((kind & NEGATED) !== 0 ? OP_NEGATED : 0) | (slot << SLOT_SHIFT)
+        break
+      case TagKind.Else: {
+        const top = blocks.length - 1
+        const branch = blocks[top]!
+        blocks[top] = n
+        ops[n++] = Op.Jump
+        args[branch] = n
+        break
+      }
+      default:
+        args[blocks.pop()!] = n
+    }
+  }
+  if (source.length > textStart) texts[n++] = source.slice(textStart)
+  ops.length = n
+  args.length = n
+  texts.length = n
+  return { ops, args, texts }
 }
 
 /** Merges the four sorted problem lists, describing only the first `limit`. */
 function firstProblems(
   source: string,
-  tags: Tag[],
-  malformed: Malformed[],
+  buffer: TagBuffer,
   pairing: PairProblems,
   syntax: DialectSyntax,
   limit: number,
 ): Problem[] {
+  const { tags, malformed } = buffer
+  const tagStart = (i: number): number => tags[i * TAG_STRIDE + TAG_START]!
   const describe = [
     (i: number): Problem => {
-      const m = malformed[i]!
+      const start = malformed[2 * i]!
+      const end = malformed[2 * i + 1]!
       return {
         code: 'malformed-reference',
-        offset: m.start,
-        message: m.unpaired
-          ? `"${syntax.open}" opens no complete ${syntax.open}…${syntax.close} group while a "${syntax.close}" follows; close the reference or remove the extra braces`
-          : `"${excerpt(source.slice(m.start, m.end))}" is not a valid reference; write {{name}}, {{namespace:key}}, {{#if key}}, {{else}} or {{/if}}, with no spaces inside the braces`,
+        offset: start,
+        // A span of just the opening braces is a `{{` that opens no complete group.
+        message:
+          end - start === syntax.open.length
+            ? `"${syntax.open}" opens no complete ${syntax.open}…${syntax.close} group while a "${syntax.close}" follows; close the reference or remove the extra braces`
+            : `"${excerpt(source.slice(start, end))}" is not a valid reference; write {{name}}, {{namespace:key}}, {{#if key}}, {{else}} or {{/if}}, with no spaces inside the braces`,
       }
     },
     (i: number): Problem => {
       const entry = pairing.strays[i]!
-      const tag = tags[entry >> 2]!
       const kind = entry & 3
       return {
         code: 'stray-tag',
-        offset: tag.start,
+        offset: tagStart(entry >> 2),
         message:
           kind === STRAY_END
             ? `"${syntax.endTag}" closes no open block; remove it or add ${syntax.ifTag('key')} before it`
@@ -138,26 +207,33 @@ function firstProblems(
       }
     },
     (i: number): Problem => {
-      const tag = tags[pairing.unclosed[i]!]!
+      const at = pairing.unclosed[i]! * TAG_STRIDE
+      const negated = (tags[at + TAG_KIND]! & NEGATED) !== 0
+      const key = source.slice(tags[at + TAG_KEY_START]!, tags[at + TAG_KEY_END]!)
       return {
         code: 'unclosed-block',
-        offset: tag.start,
-        message: `"${excerpt(syntax.ifTag((tag.negated ? '!' : '') + tag.key))}" is never closed; add ${syntax.endTag}`,
+        offset: tags[at + TAG_START]!,
+        message: `"${excerpt(syntax.ifTag((negated ? '!' : '') + key))}" is never closed; add ${syntax.endTag}`,
       }
     },
     (i: number): Problem => ({
       code: 'stray-tag',
-      offset: tags[pairing.orphans[i]!]!.start,
+      offset: tagStart(pairing.orphans[i]!),
       message: `"${syntax.elseTag}" belongs to a block that is never closed; add ${syntax.endTag}`,
     }),
   ]
   const offsets = [
-    (i: number) => malformed[i]!.start,
-    (i: number) => tags[pairing.strays[i]! >> 2]!.start,
-    (i: number) => tags[pairing.unclosed[i]!]!.start,
-    (i: number) => tags[pairing.orphans[i]!]!.start,
+    (i: number) => malformed[2 * i]!,
+    (i: number) => tagStart(pairing.strays[i]! >> 2),
+    (i: number) => tagStart(pairing.unclosed[i]!),
+    (i: number) => tagStart(pairing.orphans[i]!),
   ]
-  const lengths = [malformed.length, pairing.strays.length, pairing.unclosed.length, pairing.orphans.length]
+  const lengths = [
+    buffer.malformedCount,
+    pairing.strays.length,
+    pairing.unclosed.length,
+    pairing.orphans.length,
+  ]
   const heads = [0, 0, 0, 0]
   const out: Problem[] = []
   while (out.length < limit) {
@@ -177,48 +253,4 @@ function firstProblems(
     heads[best]!++
   }
   return out
-}
-
-function emit(
-  source: string,
-  tags: Tag[],
-  literal: Uint8Array,
-  slots: ReadonlyMap<string, number>,
-): Instruction[] {
-  const program: Instruction[] = []
-  // Per open block: the index of its `If` instruction, then of its `Jump` once an `else` is seen.
-  const blocks: number[] = []
-  let textStart = 0
-  const flush = (end: number): void => {
-    if (end > textStart)
-      program.push(new Instruction(Op.Text, source.slice(textStart, end), textStart, false, 0, -1))
-  }
-  for (let i = 0; i < tags.length; i++) {
-    if (literal[i] === 1) continue
-    const tag = tags[i]!
-    flush(tag.start)
-    textStart = tag.end
-    switch (tag.kind) {
-      case TagKind.Insert:
-        program.push(new Instruction(Op.Insert, tag.key, tag.start, false, 0, slots.get(tag.key)!))
-        break
-      case TagKind.If:
-        blocks.push(program.length)
-        program.push(new Instruction(Op.If, tag.key, tag.start, tag.negated, -1, slots.get(tag.key)!))
-        break
-      case TagKind.Else: {
-        const at = blocks.length - 1
-        const branch = program[blocks[at]!]!
-        blocks[at] = program.length
-        program.push(new Instruction(Op.Jump, '', tag.start, false, -1, -1))
-        branch.target = program.length
-        break
-      }
-      case TagKind.End:
-        program[blocks.pop()!]!.target = program.length
-        break
-    }
-  }
-  flush(source.length)
-  return program
 }

@@ -1,5 +1,5 @@
 import { TemplateError } from './errors.js'
-import { type Instruction, Op } from './program.js'
+import { OP_MASK, OP_NEGATED, Op, type Program, SLOT_SHIFT } from './program.js'
 
 /** The values a template renders with: a string is present, `null`/`undefined`/missing is absent. */
 export type TemplateValues =
@@ -13,7 +13,7 @@ export interface RenderTarget {
   readonly strict: boolean
   readonly variables: readonly string[]
   readonly variableOffsets: readonly number[]
-  readonly program: readonly Instruction[]
+  readonly program: Program
 }
 
 const hasOwn = Object.hasOwn
@@ -22,24 +22,6 @@ function isMapLike(values: TemplateValues): values is ReadonlyMap<string, string
   return (
     typeof (values as ReadonlyMap<string, unknown>).get === 'function' && typeof values.has === 'function'
   )
-}
-
-/** Reads one value: the string, or `undefined` when absent. Anything else is a programming error. */
-function read(values: TemplateValues, isMap: boolean, key: string): string | undefined {
-  const value = isMap
-    ? (values as ReadonlyMap<string, unknown>).get(key)
-    : hasOwn(values, key)
-      ? (values as Record<string, unknown>)[key]
-      : undefined
-  if (typeof value === 'string') return value
-  if (value === undefined || value === null) return undefined
-  throw new TypeError(
-    `template value for "${key}" is ${typeof value}; values must be strings, null or undefined`,
-  )
-}
-
-function has(values: TemplateValues, isMap: boolean, key: string): boolean {
-  return isMap ? (values as ReadonlyMap<string, unknown>).has(key) : hasOwn(values, key)
 }
 
 /**
@@ -54,51 +36,83 @@ export function render(target: RenderTarget, values: TemplateValues): string {
     throw new TypeError('template values must be a Map or a plain object')
   }
   const { program, strict } = target
+  const { ops, args, texts } = program
   // Each referenced key is looked up once, into a slot the program indexes:
   // type-checked whichever branches run, and known-checked in strict mode.
-  const resolved = resolveAll(target, values, isMapLike(values))
-  let out = ''
-  const n = program.length
+  const resolved = isMapLike(values) ? resolveMap(target, values) : resolveRecord(target, values)
+  // Joined once at the end: one flat string, where `+=` would build a rope for the caller to flatten.
+  const parts: string[] = []
+  const n = ops.length
   let pc = 0
   while (pc < n) {
-    const ins = program[pc]!
-    switch (ins.op) {
+    const word = ops[pc]!
+    switch (word & OP_MASK) {
       case Op.Text:
-        out += ins.text
+        parts.push(texts[pc]!)
         pc++
         break
       case Op.Insert: {
-        const value = resolved[ins.slot]
-        if (value !== undefined) out += value
-        else if (strict) throw valueless(target, ins)
+        const value = resolved[word >> SLOT_SHIFT]
+        if (value !== undefined) parts.push(value)
+        else if (strict) throw valueless(target, word >> SLOT_SHIFT, args[pc]!)
         pc++
         break
       }
       case Op.If:
-        pc = (resolved[ins.slot] !== undefined) !== ins.negated ? pc + 1 : ins.target
+        pc = (resolved[word >> SLOT_SHIFT] !== undefined) !== ((word & OP_NEGATED) !== 0) ? pc + 1 : args[pc]!
         break
       default:
-        pc = ins.target
+        pc = args[pc]!
     }
   }
-  return out
+  return parts.join('')
 }
 
-/** The value of every referenced key, by slot; in strict mode an unknown key throws. */
-function resolveAll(target: RenderTarget, values: TemplateValues, isMap: boolean): (string | undefined)[] {
+/**
+ * The value of every referenced key, by slot, from a plain object (own
+ * properties only): the string, or `undefined` when absent. In strict mode
+ * an unknown key throws; any value but a string, `null` or `undefined` is a
+ * programming error.
+ */
+function resolveRecord(
+  target: RenderTarget,
+  values: Readonly<Record<string, unknown>>,
+): (string | undefined)[] {
   const { variables, strict } = target
   const resolved = new Array<string | undefined>(variables.length)
   for (let i = 0; i < variables.length; i++) {
     const key = variables[i]!
-    if (strict && !has(values, isMap, key)) throw unknown(target, values, isMap, i)
-    resolved[i] = read(values, isMap, key)
+    if (!hasOwn(values, key)) {
+      if (strict) throw unknown(target, Object.keys(values), i)
+      resolved[i] = undefined
+    } else resolved[i] = checked(key, values[key])
   }
   return resolved
 }
 
-function unknown(target: RenderTarget, values: TemplateValues, isMap: boolean, slot: number): TemplateError {
+/** {@link resolveRecord} for a `Map`. */
+function resolveMap(target: RenderTarget, values: ReadonlyMap<string, unknown>): (string | undefined)[] {
+  const { variables, strict } = target
+  const resolved = new Array<string | undefined>(variables.length)
+  for (let i = 0; i < variables.length; i++) {
+    const key = variables[i]!
+    if (strict && !values.has(key)) throw unknown(target, [...values.keys()], i)
+    resolved[i] = checked(key, values.get(key))
+  }
+  return resolved
+}
+
+function checked(key: string, value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (value === undefined || value === null) return undefined
+  throw new TypeError(
+    `template value for "${key}" is ${typeof value}; values must be strings, null or undefined`,
+  )
+}
+
+function unknown(target: RenderTarget, keys: string[], slot: number): TemplateError {
   const key = target.variables[slot]!
-  const known = (isMap ? [...(values as ReadonlyMap<string, unknown>).keys()] : Object.keys(values)).sort()
+  const known = keys.sort()
   return TemplateError.at(target.source, target.variableOffsets[slot]!, {
     code: 'unknown-variable',
     template: target.name,
@@ -107,10 +121,10 @@ function unknown(target: RenderTarget, values: TemplateValues, isMap: boolean, s
   })
 }
 
-function valueless(target: RenderTarget, ins: Instruction): TemplateError {
-  return TemplateError.at(target.source, ins.offset, {
+function valueless(target: RenderTarget, slot: number, offset: number): TemplateError {
+  return TemplateError.at(target.source, offset, {
     code: 'valueless-variable',
     template: target.name,
-    detail: `variable "${ins.text}" has no value here; give it a string, or guard the insertion with a conditional`,
+    detail: `variable "${target.variables[slot]!}" has no value here; give it a string, or guard the insertion with a conditional`,
   })
 }

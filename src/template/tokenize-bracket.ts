@@ -1,5 +1,16 @@
-import { keyKind } from './keys.js'
-import { type DialectSyntax, type Tag, TagKind, type TokenizeResult } from './tokens.js'
+import { keyKind, namespacedKeyThenBracket } from './keys.js'
+import {
+  type DialectSyntax,
+  NEGATED,
+  type TagBuffer,
+  TagKind,
+  type TokenizeResult,
+  tagBuffer,
+  toTokenizeResult,
+} from './tokens.js'
+
+/** What opens an `if` tag's key: `if`, spaces, perhaps `!`. */
+const IF_OPEN = /if +!?/y
 
 export const BRACKET: DialectSyntax = {
   open: '[',
@@ -10,7 +21,19 @@ export const BRACKET: DialectSyntax = {
 }
 
 /**
- * Splits a bracket-dialect source into tags (SPEC §2, seed 000).
+ * Splits a bracket-dialect source into tags (SPEC §2, seed 000), as
+ * objects: for the linter. Compiling reads them from the buffer
+ * {@link scanBracket} fills.
+ */
+export function tokenizeBracket(source: string): TokenizeResult {
+  scanBracket(source, tagBuffer)
+  const result = toTokenizeResult(source, tagBuffer)
+  tagBuffer.reset()
+  return result
+}
+
+/**
+ * Fills `buffer` with the tags of a bracket-dialect source.
  *
  * Only namespaced keys make tags, so Markdown (`- [x] done`, `[todo]`,
  * `[docs](url)`) stays text, as does anything else in brackets. Nothing here
@@ -18,12 +41,17 @@ export const BRACKET: DialectSyntax = {
  * next bracket; a `[` found there is where the next read starts, so no
  * character is read twice and the pass stays linear.
  */
-export function tokenizeBracket(source: string): TokenizeResult {
-  const tags: Tag[] = []
+export function scanBracket(source: string, buffer: TagBuffer): void {
+  buffer.reset()
   const n = source.length
   let p = source.indexOf('[')
   while (p >= 0) {
     const from = p + 1
+    const read = readTag(source, buffer, p, from)
+    if (read >= 0) {
+      p = source.indexOf('[', read)
+      continue
+    }
     let q = from
     let c = 0
     while (q < n) {
@@ -37,27 +65,49 @@ export function tokenizeBracket(source: string): TokenizeResult {
       continue
     }
     const end = q + 1
-    const tag = classify(source, p, from, q, end)
-    if (tag !== null) tags.push(tag)
+    classify(source, buffer, p, from, q, end)
     p = source.indexOf('[', end)
   }
-  return { tags, malformed: [] }
 }
 
-function classify(source: string, start: number, from: number, to: number, end: number): Tag | null {
+/**
+ * The common tags (`[namespace:key]`, `[if namespace:key]`) read in one
+ * pass: pushes the tag and returns its end, or returns -1 for anything else,
+ * which the caller reads the general way. Reads no further than the general
+ * way would, so a source is still read at most twice.
+ */
+function readTag(source: string, buffer: TagBuffer, start: number, from: number): number {
+  let keyStart = from
+  let kind: number = TagKind.Insert
+  IF_OPEN.lastIndex = from
+  if (IF_OPEN.test(source)) {
+    keyStart = IF_OPEN.lastIndex
+    kind = source.charCodeAt(keyStart - 1) === 0x21 ? TagKind.If | NEGATED : TagKind.If
+  }
+  const end = namespacedKeyThenBracket(source, keyStart)
+  if (end >= 0) buffer.push(kind, start, end, keyStart, end - 1)
+  return end
+}
+
+/** Pushes the tag written inside `[…]` (`source.slice(from, to)`), if it is one. */
+function classify(
+  source: string,
+  buffer: TagBuffer,
+  start: number,
+  from: number,
+  to: number,
+  end: number,
+): void {
   const length = to - from
-  if (length === 4 && source.startsWith('else', from))
-    return { kind: TagKind.Else, start, end, key: '', negated: false }
-  if (length === 5 && source.startsWith('endif', from))
-    return { kind: TagKind.End, start, end, key: '', negated: false }
-  if (source.startsWith('if ', from)) {
+  if (length === 4 && source.startsWith('else', from)) buffer.push(TagKind.Else, start, end, 0, 0)
+  else if (length === 5 && source.startsWith('endif', from)) buffer.push(TagKind.End, start, end, 0, 0)
+  else if (source.startsWith('if ', from)) {
     let k = from + 3
     while (k < to && source.charCodeAt(k) === 0x20) k++
     const negated = source.charCodeAt(k) === 0x21
     if (negated) k++
-    if (keyKind(source, k, to) !== 'namespaced') return null
-    return { kind: TagKind.If, start, end, key: source.slice(k, to), negated }
-  }
-  if (keyKind(source, from, to) !== 'namespaced') return null
-  return { kind: TagKind.Insert, start, end, key: source.slice(from, to), negated: false }
+    if (keyKind(source, k, to) === 'namespaced') {
+      buffer.push(negated ? TagKind.If | NEGATED : TagKind.If, start, end, k, to)
+    }
+  } else if (keyKind(source, from, to) === 'namespaced') buffer.push(TagKind.Insert, start, end, from, to)
 }

@@ -1,5 +1,16 @@
-import { keyKind } from './keys.js'
-import { type DialectSyntax, type Malformed, type Tag, TagKind, type TokenizeResult } from './tokens.js'
+import { keyKind, keyThenBraces } from './keys.js'
+import {
+  type DialectSyntax,
+  NEGATED,
+  type TagBuffer,
+  TagKind,
+  type TokenizeResult,
+  tagBuffer,
+  toTokenizeResult,
+} from './tokens.js'
+
+/** What opens an `if` tag's key: `#if`, spaces, perhaps `!`. */
+const IF_OPEN = /#if +!?/y
 
 export const MUSTACHE: DialectSyntax = {
   open: '{{',
@@ -10,7 +21,18 @@ export const MUSTACHE: DialectSyntax = {
 }
 
 /**
- * Splits a mustache-dialect source into tags (SPEC §2).
+ * Splits a mustache-dialect source into tags (SPEC §2), as objects: for the
+ * linter. Compiling reads them from the buffer {@link scanMustache} fills.
+ */
+export function tokenizeMustache(source: string): TokenizeResult {
+  scanMustache(source, tagBuffer)
+  const result = toTokenizeResult(source, tagBuffer)
+  tagBuffer.reset()
+  return result
+}
+
+/**
+ * Fills `buffer` with the tags and malformed spans of a mustache-dialect source.
  *
  * A complete group is `{{`, characters that are not braces, `}}`. A group
  * whose inside is not a key or block tag is malformed and kept whole; a `{{`
@@ -20,14 +42,19 @@ export const MUSTACHE: DialectSyntax = {
  * such reads overlap (the next `{{` cannot start before that brace), so the
  * pass stays linear even on megabytes of braces.
  */
-export function tokenizeMustache(source: string): TokenizeResult {
-  const tags: Tag[] = []
-  const malformed: Malformed[] = []
-  const lastClose = source.lastIndexOf('}}')
+export function scanMustache(source: string, buffer: TagBuffer): void {
+  buffer.reset()
+  // Found when first needed: most sources never have a `{{` that opens no group.
+  let lastClose = -2
   const n = source.length
   let p = source.indexOf('{{')
   while (p >= 0) {
     const from = p + 2
+    const read = readTag(source, buffer, p, from)
+    if (read >= 0) {
+      p = source.indexOf('{{', read)
+      continue
+    }
     let q = from
     let c = 0
     while (q < n) {
@@ -37,33 +64,73 @@ export function tokenizeMustache(source: string): TokenizeResult {
     }
     if (c === 0x7d && q < n && source.charCodeAt(q + 1) === 0x7d) {
       const end = q + 2
-      const tag = classify(source, p, from, q, end)
-      if (tag === null) malformed.push({ start: p, end, unpaired: false })
-      else tags.push(tag)
+      if (!classify(source, buffer, p, from, q, end)) buffer.pushMalformed(p, end)
       p = source.indexOf('{{', end)
     } else {
-      if (lastClose >= from) malformed.push({ start: p, end: from, unpaired: true })
+      if (lastClose === -2) lastClose = source.lastIndexOf('}}')
+      if (lastClose >= from) buffer.pushMalformed(p, from)
       p = source.indexOf('{{', from)
     }
   }
-  return { tags, malformed }
 }
 
-/** The tag written inside `{{…}}` (`source.slice(from, to)`), or `null` when it is malformed. */
-function classify(source: string, start: number, from: number, to: number, end: number): Tag | null {
+/**
+ * The common tags (`{{key}}`, `{{#if key}}`, `{{else}}`, `{{/if}}`) read in
+ * one pass: pushes the tag and returns its end, or returns -1 for anything
+ * else, which the caller reads the general way. Reads no further than the
+ * general way would, so a source is still read at most twice.
+ */
+function readTag(source: string, buffer: TagBuffer, start: number, from: number): number {
+  let keyStart = from
+  let kind: number = TagKind.Insert
+  const c = source.charCodeAt(from)
+  if (c === 0x23) {
+    IF_OPEN.lastIndex = from
+    if (!IF_OPEN.test(source)) return -1
+    keyStart = IF_OPEN.lastIndex
+    kind = source.charCodeAt(keyStart - 1) === 0x21 ? TagKind.If | NEGATED : TagKind.If
+  } else if (c === 0x2f || c === 0x65) {
+    const end = source.startsWith('/if}}', from)
+      ? from + 5
+      : source.startsWith('else}}', from)
+        ? from + 6
+        : -1
+    if (end >= 0) buffer.push(c === 0x2f ? TagKind.End : TagKind.Else, start, end, 0, 0)
+    if (end >= 0 || c === 0x2f) return end
+  }
+  const end = keyThenBraces(source, keyStart)
+  if (end >= 0) buffer.push(kind, start, end, keyStart, end - 2)
+  return end
+}
+
+/** Pushes the tag written inside `{{…}}` (`source.slice(from, to)`); `false` when it is malformed. */
+function classify(
+  source: string,
+  buffer: TagBuffer,
+  start: number,
+  from: number,
+  to: number,
+  end: number,
+): boolean {
   const length = to - from
-  if (length === 4 && source.startsWith('else', from))
-    return { kind: TagKind.Else, start, end, key: '', negated: false }
-  if (length === 3 && source.startsWith('/if', from))
-    return { kind: TagKind.End, start, end, key: '', negated: false }
+  if (length === 4 && source.startsWith('else', from)) {
+    buffer.push(TagKind.Else, start, end, 0, 0)
+    return true
+  }
+  if (length === 3 && source.startsWith('/if', from)) {
+    buffer.push(TagKind.End, start, end, 0, 0)
+    return true
+  }
   if (source.startsWith('#if ', from)) {
     let k = from + 4
     while (k < to && source.charCodeAt(k) === 0x20) k++
     const negated = source.charCodeAt(k) === 0x21
     if (negated) k++
-    if (keyKind(source, k, to) === null) return null
-    return { kind: TagKind.If, start, end, key: source.slice(k, to), negated }
+    if (keyKind(source, k, to) === null) return false
+    buffer.push(negated ? TagKind.If | NEGATED : TagKind.If, start, end, k, to)
+    return true
   }
-  if (keyKind(source, from, to) === null) return null
-  return { kind: TagKind.Insert, start, end, key: source.slice(from, to), negated: false }
+  if (keyKind(source, from, to) === null) return false
+  buffer.push(TagKind.Insert, start, end, from, to)
+  return true
 }
