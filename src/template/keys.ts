@@ -3,9 +3,11 @@
  *
  * A key is `name` (`[a-z][a-z0-9_]*`, not one of the block words) or
  * `namespace:rest` (`[a-z][a-z0-9_-]*`, a colon, then one or more characters
- * that are not whitespace, brackets or braces). Checked with charCode loops
- * rather than regular expressions so the cost is visibly linear and nothing
- * backtracks on untrusted input.
+ * that are not whitespace, brackets or braces). {@link keyKind} checks with
+ * charCode loops, so the cost is visibly linear; the tokenizers' fast path
+ * reads keys with two sticky expressions whose classes hold no brace or
+ * bracket, so they cannot read past a tag nor backtrack further than it.
+ * {@link KeySlots} shares key strings between templates.
  */
 
 /** Whether `text.slice(start, end)` is one of the block words, without slicing it. */

@@ -7,16 +7,17 @@
  * an object: `ops[i]` (the {@link Op}, {@link OP_NEGATED}, and the key's
  * slot shifted by {@link SLOT_SHIFT}), `args[i]` (a jump target, or the
  * source offset of an insertion for its error) and `texts[i]` (the literal
- * text of a `Text`). Arrays of small integers and of strings cost a
- * fraction of the objects, and V8 never discards their hidden classes: the
- * classes of objects are dropped by a full collection that finds none alive,
- * and with them all code specialised to them.
+ * text of a `Text`, and `''` for every other instruction, so that rendering
+ * can start from a copy of `texts`). Arrays of small integers and of strings
+ * cost a fraction of the objects, and V8 never discards their hidden
+ * classes: the classes of objects are dropped by a full collection that
+ * finds none alive, and with them all code specialised to them.
  */
 
 export enum Op {
-  /** Append `texts[i]`. */
+  /** The literal text `texts[i]`. */
   Text = 0,
-  /** Append the value of the key in the slot. */
+  /** The value of the key in the slot, in place of `texts[i]`. */
   Insert = 1,
   /** Test the key in the slot; fall through when the test passes, else jump to `args[i]`. */
   If = 2,

@@ -26,10 +26,11 @@ function isMapLike(values: TemplateValues): values is ReadonlyMap<string, string
 
 /**
  * Runs a compiled program. One loop, no recursion: `If` jumps past a branch
- * whose test fails, `Jump` skips an `else` branch. Both modes first check the
- * type of every referenced value; strict mode also checks that every
- * referenced key is known (so a typo in a branch not taken still fails),
- * then fails on an insertion whose value is absent.
+ * whose test fails, `Jump` skips an `else` branch, and the places of what
+ * they skip are blanked in the copy of the program's texts that becomes the
+ * output. Both modes first check the type of every referenced value; strict
+ * mode also checks that every referenced key is known (so a typo in a branch
+ * not taken still fails), then fails on an insertion whose value is absent.
  */
 export function render(target: RenderTarget, values: TemplateValues): string {
   if (values === null || typeof values !== 'object') {
@@ -40,29 +41,30 @@ export function render(target: RenderTarget, values: TemplateValues): string {
   // Each referenced key is looked up once, into a slot the program indexes:
   // type-checked whichever branches run, and known-checked in strict mode.
   const resolved = isMapLike(values) ? resolveMap(target, values) : resolveRecord(target, values)
-  // Joined once at the end: one flat string, where `+=` would build a rope for the caller to flatten.
-  const parts: string[] = []
+  // Every instruction's text, in program order ('' for all but `Text`): an insertion
+  // fills its own place, a branch not taken blanks its places, and one join makes the output.
+  const parts = texts.slice()
   const n = ops.length
   let pc = 0
   while (pc < n) {
     const word = ops[pc]!
     switch (word & OP_MASK) {
       case Op.Text:
-        parts.push(texts[pc]!)
         pc++
         break
       case Op.Insert: {
         const value = resolved[word >> SLOT_SHIFT]
-        if (value !== undefined) parts.push(value)
+        if (value !== undefined) parts[pc] = value
         else if (strict) throw valueless(target, word >> SLOT_SHIFT, args[pc]!)
         pc++
         break
       }
       case Op.If:
-        pc = (resolved[word >> SLOT_SHIFT] !== undefined) !== ((word & OP_NEGATED) !== 0) ? pc + 1 : args[pc]!
+        if ((resolved[word >> SLOT_SHIFT] !== undefined) !== ((word & OP_NEGATED) !== 0)) pc++
+        else for (const to = args[pc]!; pc < to; pc++) parts[pc] = ''
         break
       default:
-        pc = args[pc]!
+        for (const to = args[pc]!; pc < to; pc++) parts[pc] = ''
     }
   }
   return parts.join('')

@@ -38,8 +38,9 @@ export function tokenizeBracket(source: string): TokenizeResult {
  * Only namespaced keys make tags, so Markdown (`- [x] done`, `[todo]`,
  * `[docs](url)`) stays text, as does anything else in brackets. Nothing here
  * is ever malformed: what is not a tag is text. Each `[` is read up to the
- * next bracket; a `[` found there is where the next read starts, so no
- * character is read twice and the pass stays linear.
+ * next bracket (by {@link readTag}, then the general way if that fails); a
+ * `[` found there is where the next read starts, so no character is read
+ * more than twice and the pass stays linear.
  */
 export function scanBracket(source: string, buffer: TagBuffer): void {
   buffer.reset()
@@ -71,18 +72,28 @@ export function scanBracket(source: string, buffer: TagBuffer): void {
 }
 
 /**
- * The common tags (`[namespace:key]`, `[if namespace:key]`) read in one
- * pass: pushes the tag and returns its end, or returns -1 for anything else,
- * which the caller reads the general way. Reads no further than the general
- * way would, so a source is still read at most twice.
+ * The common tags (`[namespace:key]`, `[if namespace:key]`, `[else]`,
+ * `[endif]`) read in one pass: pushes the tag and returns its end, or
+ * returns -1 for anything else, which the caller reads the general way.
+ * Reads no further than the general way would, so a source is still read
+ * at most twice.
  */
 function readTag(source: string, buffer: TagBuffer, start: number, from: number): number {
   let keyStart = from
   let kind: number = TagKind.Insert
-  IF_OPEN.lastIndex = from
-  if (IF_OPEN.test(source)) {
-    keyStart = IF_OPEN.lastIndex
-    kind = source.charCodeAt(keyStart - 1) === 0x21 ? TagKind.If | NEGATED : TagKind.If
+  const c = source.charCodeAt(from)
+  if (c === 0x65 && source.startsWith('else]', from)) {
+    buffer.push(TagKind.Else, start, from + 5, 0, 0)
+    return from + 5
+  } else if (c === 0x65 && source.startsWith('endif]', from)) {
+    buffer.push(TagKind.End, start, from + 6, 0, 0)
+    return from + 6
+  } else if (c === 0x69) {
+    IF_OPEN.lastIndex = from
+    if (IF_OPEN.test(source)) {
+      keyStart = IF_OPEN.lastIndex
+      kind = source.charCodeAt(keyStart - 1) === 0x21 ? TagKind.If | NEGATED : TagKind.If
+    }
   }
   const end = namespacedKeyThenBracket(source, keyStart)
   if (end >= 0) buffer.push(kind, start, end, keyStart, end - 1)

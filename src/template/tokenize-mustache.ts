@@ -38,9 +38,10 @@ export function tokenizeMustache(source: string): TokenizeResult {
  * whose inside is not a key or block tag is malformed and kept whole; a `{{`
  * that opens no complete group is malformed when a `}}` follows anywhere
  * later, and ordinary prose otherwise. One native `indexOf` pass finds the
- * openings; the inside of each is read up to the first brace, and no two
- * such reads overlap (the next `{{` cannot start before that brace), so the
- * pass stays linear even on megabytes of braces.
+ * openings; the inside of each is read up to the first brace (by
+ * {@link readTag}, then the general way if that fails), and no two such
+ * reads overlap (the next `{{` cannot start before that brace), so the pass
+ * stays linear even on megabytes of braces.
  */
 export function scanMustache(source: string, buffer: TagBuffer): void {
   buffer.reset()
@@ -89,14 +90,13 @@ function readTag(source: string, buffer: TagBuffer, start: number, from: number)
     if (!IF_OPEN.test(source)) return -1
     keyStart = IF_OPEN.lastIndex
     kind = source.charCodeAt(keyStart - 1) === 0x21 ? TagKind.If | NEGATED : TagKind.If
-  } else if (c === 0x2f || c === 0x65) {
-    const end = source.startsWith('/if}}', from)
-      ? from + 5
-      : source.startsWith('else}}', from)
-        ? from + 6
-        : -1
-    if (end >= 0) buffer.push(c === 0x2f ? TagKind.End : TagKind.Else, start, end, 0, 0)
-    if (end >= 0 || c === 0x2f) return end
+  } else if (c === 0x2f) {
+    if (!source.startsWith('/if}}', from)) return -1
+    buffer.push(TagKind.End, start, from + 5, 0, 0)
+    return from + 5
+  } else if (c === 0x65 && source.startsWith('else}}', from)) {
+    buffer.push(TagKind.Else, start, from + 6, 0, 0)
+    return from + 6
   }
   const end = keyThenBraces(source, keyStart)
   if (end >= 0) buffer.push(kind, start, end, keyStart, end - 2)
