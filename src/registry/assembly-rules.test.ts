@@ -1,34 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { createPromptRegistry } from './create-registry.js'
 import { RegistryError } from './errors.js'
+import { names, schema } from './registry.test-helper.js'
 import { renderPrompt } from './render-prompt.js'
-import type { PromptAssembly, VariableResolver } from './types.js'
-
-const schema = (name: string, description?: string) => ({
-  name,
-  ...(description === undefined ? {} : { description }),
-  parameters: { type: 'object', properties: { path: { type: 'string' } } },
-})
-
-function _resolverFor(
-  namespace: string,
-  values: Record<string, string | null>,
-  calls: string[][] = [],
-): VariableResolver {
-  return {
-    namespace,
-    describe: () => [
-      { key: `${namespace}:turny`, description: 'changes each turn', stability: 'turn' },
-      { key: `${namespace}:<any>`, description: 'anything', stability: 'session', pattern: true },
-    ],
-    async resolve(keys) {
-      calls.push(keys)
-      return new Map(keys.map((k) => [k, values[k] ?? null]))
-    },
-  }
-}
-
-const names = (a: PromptAssembly) => a.sections.map((s) => s.name)
+import type { PromptAssembly } from './types.js'
 
 describe('tools', () => {
   it('collects global then scoped providers, in code-unit name order, parameters deep-cloned', async () => {

@@ -2,34 +2,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { TemplateError } from '../template/index.js'
 import { createPromptRegistry } from './create-registry.js'
 import { RegistryError } from './errors.js'
+import { names, resolverFor, schema } from './registry.test-helper.js'
 import { renderPrompt } from './render-prompt.js'
-import type { PromptAssembly, VariableResolver } from './types.js'
-
-const schema = (name: string, description?: string) => ({
-  name,
-  ...(description === undefined ? {} : { description }),
-  parameters: { type: 'object', properties: { path: { type: 'string' } } },
-})
-
-function resolverFor(
-  namespace: string,
-  values: Record<string, string | null>,
-  calls: string[][] = [],
-): VariableResolver {
-  return {
-    namespace,
-    describe: () => [
-      { key: `${namespace}:turny`, description: 'changes each turn', stability: 'turn' },
-      { key: `${namespace}:<any>`, description: 'anything', stability: 'session', pattern: true },
-    ],
-    async resolve(keys) {
-      calls.push(keys)
-      return new Map(keys.map((k) => [k, values[k] ?? null]))
-    },
-  }
-}
-
-const names = (a: PromptAssembly) => a.sections.map((s) => s.name)
 
 describe('sections', () => {
   it('a bare registry renders nothing: identity and persona default to empty', async () => {

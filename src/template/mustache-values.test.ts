@@ -1,37 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { compileTemplate, TemplateError, type TemplateErrorCode, type TemplateValues } from './index.js'
+import { compileTemplate, TemplateError, type TemplateValues } from './index.js'
 
 /** Compiles and renders in the default mode (mustache, strict). */
 function render(source: string, values: TemplateValues = {}): string {
   return compileTemplate(source).render(values)
-}
-
-/** The TemplateError that compiling or rendering `source` throws. */
-function failure(source: string, values: TemplateValues = {}): TemplateError {
-  try {
-    render(source, values)
-  } catch (error) {
-    if (error instanceof TemplateError) return error
-    throw error
-  }
-  throw new Error(`expected ${JSON.stringify(source)} to fail in strict mode`)
-}
-
-/** Whether the failure happens at compile time (true) or only on render (false). */
-function _failsAtCompile(source: string): boolean {
-  try {
-    compileTemplate(source)
-    return false
-  } catch (error) {
-    if (error instanceof TemplateError) return true
-    throw error
-  }
-}
-
-function _expectFailure(source: string, code: TemplateErrorCode, values: TemplateValues = {}): TemplateError {
-  const error = failure(source, values)
-  expect(error.code).toBe(code)
-  return error
 }
 
 describe('mustache strict: value types', () => {
