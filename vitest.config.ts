@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: ['test/setup/tokenizers.ts'],
     testTimeout: 30_000,
   },
 })

@@ -6,7 +6,7 @@ import { CompileError } from './errors.js'
 import { type HashFunction, hashText, hashTextOnce, sha256Hex, utf8Length } from './hash.js'
 import { renderSection, type SectionMemo, sectionHash, sectionTokens } from './section-memo.js'
 import { stabilityOf } from './stability.js'
-import { countTokens, resolveTokenizer } from './tokenizers.js'
+import { countTokens, resolveTokenizer, withCountCache } from './tokenizers.js'
 import { hashTools } from './tool-hashes.js'
 import type {
   BudgetCut,
@@ -162,7 +162,7 @@ function turnMessage(section: string, keys: readonly string[]): string {
  * and the result describes the cut text.
  */
 export function compile(assembly: PromptAssembly, options: CompileOptions = {}): CompiledPrompt {
-  const tokenizer = resolveTokenizer(options.tokenizer)
+  const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), options.countCache)
   const volatile = options.volatile ?? 'warn'
   if (volatile !== 'warn' && volatile !== 'error') {
     throw new TypeError(`compile: volatile must be "warn" or "error", got ${JSON.stringify(volatile)}`)

@@ -3,6 +3,12 @@
  * §6): the built-in variable resolvers on injected adapters, fragments on
  * disk, project rules and instruction-file discovery.
  */
+import { registerNodeTokenizers } from './tokenizer-loaders.js'
+
+// Importing the Node layer makes o200k and cl100k count without a
+// `loadTokenizer` call: each loads the first time a count needs it.
+registerNodeTokenizers()
+
 export {
   type Adapters,
   type ClockAdapter,
