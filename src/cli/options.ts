@@ -2,9 +2,9 @@ import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
-import { INSTRUCTION_MODES, type InstructionMode } from '../node/index.js'
-import { AUTONOMY_LEVELS, type Autonomy } from '../presets/index.js'
-import { isValidKey } from '../template/index.js'
+import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
+import { AUTONOMY_LEVELS, type Autonomy } from '../presets/autonomy.js'
+import { isValidKey } from '../template/keys.js'
 import { UsageError } from './errors.js'
 
 /** The presets `--preset` can name: the default template, or one of the preset builders of SPEC §7. */
@@ -48,6 +48,8 @@ export interface PromptOptions extends CommonOptions {
   env: string[]
   /** `--tools`, absolute, an existing file. */
   tools: string | undefined
+  /** False with `--no-cache`: no token-count cache is read or written. */
+  cache: boolean
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value]
@@ -108,6 +110,10 @@ export function addPromptOptions(command: Command): Command {
     .option('--set <key=value>', 'pin a variable, e.g. --set prompt:cwd=/workspace (repeatable)', collect)
     .option('--env <NAME>', 'allow env:NAME to read this environment variable (repeatable)', collect)
     .option('--tools <file>', 'a JSON file holding the tool schemas [{ name, description, parameters }]')
+    .option(
+      '--no-cache',
+      "neither read nor write the token-count cache in the user's cache directory (SYSPROMPT_CACHE=off does the same)",
+    )
 }
 
 /** Raw values as commander gives them. */
@@ -195,5 +201,6 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
     set,
     env,
     tools,
+    cache: raw.cache !== false,
   }
 }

@@ -1,4 +1,10 @@
-import { type CachePlan, type CompiledPrompt, compile, planCache } from '../compile/index.js'
+import {
+  type CachePlan,
+  type CompiledPrompt,
+  compile,
+  planCache,
+  type TokenCountCache,
+} from '../compile/index.js'
 import {
   discoverInstructions,
   fragmentDirs,
@@ -10,6 +16,7 @@ import {
 import type { FragmentError } from '../presets/index.js'
 import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../registry/index.js'
 import { keyNamespace } from '../template/index.js'
+import { countCacheFor } from './count-cache.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
 import type { PromptOptions } from './options.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
@@ -43,6 +50,8 @@ export interface ProjectPrompt {
   assembly?: PromptAssembly
   compiled?: CompiledPrompt
   failure?: BuildFailure
+  /** Where token counts persist between runs (none with `--no-cache`). */
+  countCache?: TokenCountCache
 }
 
 /**
@@ -91,6 +100,8 @@ export async function buildProject(
     origins: new Map(),
     sources: {},
   }
+  const countCache = await countCacheFor(options.cache, env)
+  if (countCache !== undefined) project.countCache = countCache
   const frontMatter = frontMatterFailure(chosen.errors, root)
   if (frontMatter !== undefined) {
     project.failure = frontMatter
@@ -110,7 +121,12 @@ export async function buildProject(
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.providerGiven ? { provider: options.provider } : {}),
     })
-    project.compiled = compile(project.assembly, { tokenizer: options.tokenizer, hash: nodeHash, manifest })
+    project.compiled = compile(project.assembly, {
+      tokenizer: options.tokenizer,
+      hash: nodeHash,
+      manifest,
+      ...(countCache === undefined ? {} : { countCache }),
+    })
   } catch (error) {
     project.failure = failureOf(error, project.origins, root)
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
 import type { CommandContext } from './command.js'
+import { flushCountCache } from './count-cache.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
 import type { Io } from './output.js'
 
@@ -160,8 +161,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   try {
     await program.parseAsync([...argv], { from: 'user' })
+    await flushCountCache()
     return code
   } catch (error) {
+    await flushCountCache()
     if (error instanceof CommanderError) {
       if (
         error.code === 'commander.helpDisplayed' ||

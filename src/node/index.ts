@@ -22,6 +22,13 @@ export {
   type OsAdapter,
 } from './adapters.js'
 export {
+  DEFAULT_COUNT_CACHE_BYTES,
+  type DiskCountCache,
+  type DiskCountCacheOptions,
+  diskCountCache,
+  userCacheDir,
+} from './count-cache.js'
+export {
   BUILTIN_FRAGMENT_DIR,
   type FragmentDirsOptions,
   type FragmentReload,

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { dirname, relative, sep } from 'node:path'
 import { utf8Length } from '../../compile/hash.js'
-import { type CompiledPrompt, canonicalJson, resolveTokenizer } from '../../compile/index.js'
+import { type CompiledPrompt, canonicalJson, resolveTokenizer, withCountCache } from '../../compile/index.js'
 import {
   header,
   type InstructionFile,
@@ -116,7 +116,8 @@ function blockTokens(
  */
 export async function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
   const { root, cwd, options, template } = project
-  const tokenizer = resolveTokenizer(options.tokenizer)
+  // Through the count cache too, so a warm run counts nothing.
+  const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), project.countCache)
   const total = compiled.tokens
   const plan = cachePlan(project, compiled)
   const fileTokens = blockTokens(
