@@ -1,4 +1,5 @@
 import { SECTION_SEPARATOR } from '../registry/render-prompt.js'
+import { slotsOf } from '../registry/section-slot.js'
 import type { AssembledSection, PromptAssembly, Stability } from '../registry/types.js'
 import { TextCache } from '../template/text-cache.js'
 import { applyBudget } from './budget.js'
@@ -168,8 +169,9 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
     throw new TypeError(`compile: volatile must be "warn" or "error", got ${JSON.stringify(volatile)}`)
   }
   const kept: { section: AssembledSection; memo: SectionMemo }[] = []
+  const slots = slotsOf(assembly.sections)
   for (const section of assembly.sections) {
-    const memo = renderSection(section, assembly)
+    const memo = renderSection(section, assembly, slots)
     if (memo.text.length > 0) kept.push({ section, memo })
   }
 
