@@ -3,14 +3,13 @@ import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
+import { PRESETS, type PresetName, type ProjectOptions } from '../node/project/options.js'
 import { AUTONOMY_LEVELS, type Autonomy } from '../presets/autonomy.js'
 import { isValidKey } from '../template/keys.js'
+import { countCacheFor } from './count-cache.js'
 import { UsageError } from './errors.js'
 
-/** The presets `--preset` can name: the default template, or one of the preset builders of SPEC §7. */
-export const PRESETS = ['default', 'layered', 'session'] as const
-/** A value of `--preset`. */
-export type PresetName = (typeof PRESETS)[number]
+export { PRESETS, type PresetName } from '../node/project/options.js'
 
 /** The values of `--tokenizer`. */
 export const TOKENIZERS: readonly TokenizerName[] = ['o200k', 'cl100k', 'estimate']
@@ -31,23 +30,15 @@ export interface CommonOptions {
   model: string | undefined
 }
 
-/** What the commands that build the prompt read on top of {@link CommonOptions}. */
-export interface PromptOptions extends CommonOptions {
-  preset: PresetName | undefined
-  /** `--template`, absolute, an existing file. */
-  template: string | undefined
-  tokenizer: TokenizerName
+/**
+ * What the commands that build the prompt read on top of {@link CommonOptions}:
+ * the pipeline's {@link ProjectOptions} (`--preset`, `--template`, `--tokenizer`,
+ * `--provider`, `--autonomy`, `--set`, `--env`, `--tools`) and what only the
+ * command line needs.
+ */
+export interface PromptOptions extends CommonOptions, ProjectOptions {
   /** Whether `--tokenizer` was given (check falls back to the lock's tokenizer otherwise). */
   tokenizerGiven: boolean
-  provider: CacheProvider
-  providerGiven: boolean
-  autonomy: Autonomy
-  /** `--set key=value`, in the order given (a later one wins). */
-  set: Map<string, string>
-  /** `--env NAME`: the environment variables `env:NAME` may read. */
-  env: string[]
-  /** `--tools`, absolute, an existing file. */
-  tools: string | undefined
   /** False with `--no-cache`: no token-count cache is read or written. */
   cache: boolean
 }
@@ -157,8 +148,15 @@ export async function readCommonOptions(raw: RawOptions, shellCwd: string): Prom
   }
 }
 
-/** Checks and resolves the prompt options. */
-export async function readPromptOptions(raw: RawOptions, shellCwd: string): Promise<PromptOptions> {
+/**
+ * Checks and resolves the prompt options; `processEnv` decides, with `--no-cache`,
+ * whether counts come from the user's count cache.
+ */
+export async function readPromptOptions(
+  raw: RawOptions,
+  shellCwd: string,
+  processEnv: Record<string, string | undefined>,
+): Promise<PromptOptions> {
   const common = await readCommonOptions(raw, shellCwd)
   const preset = str(raw.preset) as PresetName | undefined
   const templateValue = str(raw.template)
@@ -189,6 +187,8 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
   }
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
+  const cache = raw.cache !== false
+  const countCache = await countCacheFor(cache, processEnv)
   return {
     ...common,
     preset,
@@ -201,6 +201,7 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
     set,
     env,
     tools,
-    cache: raw.cache !== false,
+    cache,
+    ...(countCache === undefined ? {} : { countCache }),
   }
 }

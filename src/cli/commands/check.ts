@@ -11,9 +11,10 @@ import {
   type TokenizerName,
 } from '../../compile/index.js'
 import { groupDigits } from '../../node/index.js'
+import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
+import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import {
   addPromptOptions,
   type PromptOptions,
@@ -22,8 +23,7 @@ import {
   TOKENIZERS,
 } from '../options.js'
 import { json } from '../output.js'
-import { buildProject, type ProjectPrompt } from '../project.js'
-import { projectRoot } from '../root.js'
+import { requireCompiled } from '../require-compiled.js'
 
 /** The lock file's name, in the project root. */
 export const LOCK_FILE = 'sysprompt.lock'
@@ -93,7 +93,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (raw: RawOptions) => {
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const update = raw.update === true
       const { project, lock, lockPath } = await buildWithLock(options, ctx.io.env, !update)

@@ -5,9 +5,9 @@ import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } f
 import { groupDigits } from '../../node/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
 import { json, type Paint, type Tone } from '../output.js'
+import { requireCompiled } from '../require-compiled.js'
 import { buildWithLock } from './check.js'
 
 function isCompiled(value: unknown): value is CompiledPrompt {
@@ -162,7 +162,7 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
       if (raw.lock === true) {
         if (before !== undefined)
           throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
-        const options = await readPromptOptions(raw, ctx.io.cwd)
+        const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
         const built = await buildWithLock(options, ctx.io.env, true)
         diff = diffAgainstLock(requireCompiled(built.project), built.lock!)
         lockPath = built.lockPath

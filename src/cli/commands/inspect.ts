@@ -1,12 +1,12 @@
 import type { Command } from 'commander'
 import { groupDigits } from '../../node/index.js'
+import { buildProject } from '../../node/project/project.js'
 import type { Stability } from '../../registry/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { bar, type Cell, json, type Paint, percent, type Tone, table } from '../output.js'
-import { buildProject } from '../project.js'
+import { requireCompiled } from '../require-compiled.js'
 import { type InspectData, type InspectedFile, inspectData } from './inspect-data.js'
 import { buildWarnings } from './show.js'
 
@@ -157,7 +157,7 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (raw: RawOptions) => {
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const compiled = requireCompiled(project)

@@ -1,11 +1,11 @@
 import type { Command } from 'commander'
+import { shown } from '../../node/project/paths.js'
+import { buildProject } from '../../node/project/project.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
 import { DEFAULT_MAX_TOKENS, type Finding, runLint } from '../lint/index.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { json, type Paint } from '../output.js'
-import { shown } from '../paths.js'
-import { buildProject } from '../project.js'
 
 function location(f: Finding, base: string): string {
   if (f.file === undefined) return f.section === undefined ? 'prompt' : `section ${f.section}`
@@ -61,7 +61,7 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     )
     .action(async (raw: RawOptions) => {
       const limit = maxTokens(raw.maxTokens)
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const findings = await runLint(project, { maxTokens: limit })

@@ -1,12 +1,12 @@
 import { type Command, Option } from 'commander'
 import { toAnthropic, toGemini, toOpenAI } from '../../compile/index.js'
+import { buildProject, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
 import { formatFragmentError } from '../../presets/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { json } from '../output.js'
-import { buildProject, cachePlan, type ProjectPrompt } from '../project.js'
+import { requireCompiled } from '../require-compiled.js'
 
 const FORMATS = ['text', 'json', 'anthropic', 'openai', 'gemini'] as const
 
@@ -69,7 +69,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     )
     .action(async (raw: RawOptions) => {
       const format = chosenFormat(raw)
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const compiled = requireCompiled(project)

@@ -4,7 +4,10 @@ import {
   compile,
   planCache,
   type TokenCountCache,
-} from '../compile/index.js'
+} from '../../compile/index.js'
+import type { FragmentError } from '../../presets/index.js'
+import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
+import { keyNamespace } from '../../template/index.js'
 import {
   discoverInstructions,
   fragmentDirs,
@@ -12,13 +15,9 @@ import {
   type LoadedFragments,
   loadFragments,
   nodeHash,
-} from '../node/index.js'
-import type { FragmentError } from '../presets/index.js'
-import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../registry/index.js'
-import { keyNamespace } from '../template/index.js'
-import { countCacheFor } from './count-cache.js'
+} from '../index.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
-import type { PromptOptions } from './options.js'
+import type { ProjectOptions } from './options.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { type JudgedRule, judgeRules, loadRules } from './rules.js'
@@ -28,7 +27,7 @@ import { readToolsFile } from './tools-file.js'
 
 /** "The prompt this project would get", with every fact the commands report on. */
 export interface ProjectPrompt {
-  options: PromptOptions
+  options: ProjectOptions
   root: string
   cwd: string
   /** `template` (a template file, the project template or `--preset default`), `layered` or `session`. */
@@ -65,7 +64,7 @@ export interface ProjectPrompt {
  * command line that cannot be used throws.
  */
 export async function buildProject(
-  options: PromptOptions,
+  options: ProjectOptions,
   env: Record<string, string | undefined>,
 ): Promise<ProjectPrompt> {
   const { cwd } = options
@@ -100,7 +99,7 @@ export async function buildProject(
     origins: new Map(),
     sources: {},
   }
-  const countCache = await countCacheFor(options.cache, env)
+  const { countCache } = options
   if (countCache !== undefined) project.countCache = countCache
   const frontMatter = frontMatterFailure(chosen.errors, root)
   if (frontMatter !== undefined) {

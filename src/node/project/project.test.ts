@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readPromptOptions } from './options.js'
+import { readPromptOptions } from '../../cli/options.js'
 import { buildProject } from './project.js'
 
 let dir: string
@@ -23,7 +23,7 @@ async function repo(name: string, files: Record<string, string>): Promise<string
 }
 
 async function build(cwd: string, raw: Record<string, unknown> = {}) {
-  const options = await readPromptOptions({ tokenizer: 'estimate', ...raw }, cwd)
+  const options = await readPromptOptions({ tokenizer: 'estimate', ...raw }, cwd, env())
   return buildProject(options, env())
 }
 
