@@ -39,6 +39,45 @@ function scannerOf(encoding: BpeEncoding): RegExp {
   return re
 }
 
+/** Whether `c` is a `\\s` character of a unicode regular expression. */
+function isSpace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d)
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  )
+}
+
+/**
+ * Whether `text` surely has no pre-token longer than SPLIT_LENGTH, from one
+ * pass over its characters (much cheaper than pre-tokenizing it here first).
+ * A pre-token of either encoding is at most one leading character and two
+ * runs: letters or other non-space characters, then possibly line breaks
+ * and slashes; or it is a run of spaces. So a long one holds a run of at
+ * least half the split length of non-space characters, or of spaces and
+ * slashes; a text with neither is counted in one call.
+ */
+function surelyShort(text: string): boolean {
+  const limit = SPLIT_LENGTH >> 1
+  let solid = 0
+  let open = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    const space = isSpace(c)
+    solid = space ? 0 : solid + 1
+    open = space || c === 0x2f ? open + 1 : 0
+    if (solid >= limit || open >= limit) return false
+  }
+  return true
+}
+
 /** A long pre-token counted in pieces of at most SPLIT_LENGTH code units, never cutting a surrogate pair. */
 function countLong(encoding: BpeEncoding, piece: string): number {
   let total = 0
@@ -55,7 +94,7 @@ function countLong(encoding: BpeEncoding, piece: string): number {
 /** The number of tokens of `text` in `encoding`, linear in its length (see the module's doc). */
 export function splitCount(encoding: BpeEncoding, text: string): number {
   // No pre-token can be longer than the text.
-  if (text.length <= SPLIT_LENGTH) return encoding.countTokens(text, asText)
+  if (text.length <= SPLIT_LENGTH || surelyShort(text)) return encoding.countTokens(text, asText)
   const re = scannerOf(encoding)
   re.lastIndex = 0
   let total = 0
