@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['test/setup/tokenizers.ts'],
     // Generous: a starved machine (one core shared with busy processes) must pass too.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
   },
 })
