@@ -93,7 +93,7 @@ function usageLines(print: Printer, outcomes: UsageOutcome[], history: SessionVe
       bold('why'),
     ],
   ]
-  outcomes.forEach((o, i) =>
+  for (const [i, o] of outcomes.entries()) {
     calls.push([
       String(i + 1),
       o.at,
@@ -103,8 +103,8 @@ function usageLines(print: Printer, outcomes: UsageOutcome[], history: SessionVe
       groupDigits(o.cachedTokens),
       { text: o.outcome, tone: o.outcome === 'hot' ? 'green' : o.outcome === 'cold' ? 'red' : 'plain' },
       clip(o.why ?? '', 100),
-    ]),
-  )
+    ])
+  }
   out.push(
     '',
     ...table(calls, ['right', 'left', 'right', 'left', 'right', 'right', 'left', 'left'], print.paint).map(
@@ -236,7 +236,7 @@ export function registerSessions(program: Command, ctx: CommandContext): void {
         const rows: (Cell | string)[][] = [
           [bold('version'), bold('at'), bold('reason'), bold('tokens'), bold('hash'), bold('first change')],
         ]
-        history.forEach((v, i) =>
+        for (const [i, v] of history.entries()) {
           rows.push([
             String(v.version),
             v.at,
@@ -244,8 +244,8 @@ export function registerSessions(program: Command, ctx: CommandContext): void {
             groupDigits(v.tokens),
             short(v.hash),
             changes[i]?.section ?? (i === 0 ? '' : '(prefix)'),
-          ]),
-        )
+          ])
+        }
         print.out(
           `${table(rows, ['right', 'left', 'left', 'right', 'left', 'left'], print.paint).join('\n')}\n`,
         )
