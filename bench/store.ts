@@ -4,8 +4,9 @@
  * compiled once), `store.getSession` over them (with the hash check), and
  * `sessions.get` through its memory cache; plus the store's bytes per
  * session. PostgreSQL runs when SYSPROMPT_TEST_PG_URL is set (`.ci/run`
- * sets it), at 16 concurrent clients. Store timings are wall time: the work
- * is I/O and another process's (the server's) CPU.
+ * sets it), at 16 concurrent clients. Memory and SQLite run in this process
+ * and use the bench's clock (CPU time when the machine is loaded);
+ * PostgreSQL uses wall time, since most of its work is the server's.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,6 +22,7 @@ import {
 import { nodeHash } from '../src/node/index.js'
 import { postgresStore, sqliteStore } from '../src/store/index.js'
 import { heading, kb, table, us, verdict } from './format.js'
+import { clockNow, currentClock } from './measure.js'
 
 const CLIENTS = 16
 
@@ -48,20 +50,20 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 
 /** Runs `op(i)` for i in 0..n-1 on `clients` concurrent workers; ops/s and latency percentiles in µs. */
-async function measure(n: number, clients: number, op: (i: number) => Promise<unknown>) {
+async function measure(n: number, clients: number, op: (i: number) => Promise<unknown>, now: () => number) {
   const latencies: number[] = []
   let next = 0
-  const started = performance.now()
+  const started = now()
   await Promise.all(
     Array.from({ length: clients }, async () => {
       for (let i = next++; i < n; i = next++) {
-        const t = performance.now()
+        const t = now()
         await op(i)
-        latencies.push((performance.now() - t) * 1000)
+        latencies.push((now() - t) * 1000)
       }
     }),
   )
-  const seconds = (performance.now() - started) / 1000
+  const seconds = (now() - started) / 1000
   latencies.sort((a, b) => a - b)
   return { opsPerSecond: n / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) }
 }
@@ -70,6 +72,8 @@ interface Driver {
   name: string
   open: () => Promise<PromptStore>
   clients: number
+  /** The clock: the bench's (CPU time when the machine is loaded) for in-process drivers, wall time for a server. */
+  now: () => number
   /** The store's size in bytes now. */
   size: () => Promise<number>
   cleanup: () => Promise<void>
@@ -87,14 +91,24 @@ async function benchDriver(
   const store = await driver.open()
   const before = await driver.size()
   const prompts = createSessionPrompts({ build: async () => compiled, store, cacheSize: sessions })
-  const construct = await measure(sessions, driver.clients, (i) => prompts.construct(`session-${i}`, null))
+  const construct = await measure(
+    sessions,
+    driver.clients,
+    (i) => prompts.construct(`session-${i}`, null),
+    driver.now,
+  )
   const reads = sessions * 3
-  const getSession = await measure(reads, driver.clients, (i) => store.getSession(`session-${i % sessions}`))
+  const getSession = await measure(
+    reads,
+    driver.clients,
+    (i) => store.getSession(`session-${i % sessions}`),
+    driver.now,
+  )
   for (let i = 0; i < sessions; i++) await prompts.get(`session-${i}`)
   const cachedReads = sessions * 200
-  const started = performance.now()
+  const started = driver.now()
   for (let i = 0; i < cachedReads; i++) await prompts.get(`session-${i % sessions}`)
-  const cachedOps = cachedReads / ((performance.now() - started) / 1000)
+  const cachedOps = cachedReads / ((driver.now() - started) / 1000)
   await store.close?.()
   const after = await driver.size()
   const perSession = (after - before - compiled.bytes) / sessions
@@ -111,6 +125,7 @@ async function benchDriver(
     rows.push([
       driver.name,
       name,
+      driver.clients === 1 ? currentClock() : 'wall',
       r.opsPerSecond.toFixed(0),
       r.p50 === undefined ? '' : us(r.p50),
       r.p99 === undefined ? '' : us(r.p99),
@@ -142,6 +157,7 @@ export async function runStoreBench(options: { quick: boolean }): Promise<void> 
       name: 'memory',
       open: async () => memoryStore(),
       clients: 1,
+      now: clockNow,
       size: async () => 0,
       cleanup: async () => {},
     },
@@ -149,6 +165,7 @@ export async function runStoreBench(options: { quick: boolean }): Promise<void> 
       name: 'sqlite',
       open: async () => sqliteStore({ path: join(dir, 'bench.db') }),
       clients: 1,
+      now: clockNow,
       // After close the WAL is checkpointed into the file.
       size: async () => {
         try {
@@ -169,6 +186,7 @@ export async function runStoreBench(options: { quick: boolean }): Promise<void> 
       name: 'postgres',
       open: async () => postgresStore({ connectionString: url, schema, max: CLIENTS }),
       clients: CLIENTS,
+      now: () => performance.now(),
       size: async () => {
         const { rows } = await admin.query(
           `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c
@@ -185,7 +203,8 @@ export async function runStoreBench(options: { quick: boolean }): Promise<void> 
   } else notes.push('postgres: skipped, SYSPROMPT_TEST_PG_URL is not set (bash .ci/run sets it)')
   for (const driver of drivers) await benchDriver(driver, compiled, sessions, rows, notes)
   console.log(
-    table(['driver', 'operation', 'ops/s', 'p50 µs', 'p99 µs', 'target'], rows, [
+    table(['driver', 'operation', 'clock', 'ops/s', 'p50 µs', 'p99 µs', 'target'], rows, [
+      'l',
       'l',
       'l',
       'r',
