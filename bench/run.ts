@@ -1,7 +1,7 @@
 /**
  * Benchmark entry point: `npm run bench` (`tsx bench/run.ts`).
  *
- * Options: `--quick` for a short smoke run; `--only=template|registry|scale|tokens|startup`
+ * Options: `--quick` for a short smoke run; `--only=template|registry|scale|tokens|startup|store`
  * (startup spawns the built CLI: `npm run build` first); `--clock=wall|cpu|auto`
  * (default auto: process CPU time when the load average exceeds the
  * cores, since wall time then measures the other tenants as much as the
@@ -16,6 +16,7 @@ import { type Clock, useClock } from './measure.js'
 import { runRegistryBench } from './registry.js'
 import { runScaleBench } from './scale.js'
 import { runStartupBench } from './startup.js'
+import { runStoreBench } from './store.js'
 import { runTemplateBench } from './template.js'
 import { runTokensBench } from './tokens.js'
 
@@ -36,6 +37,7 @@ const BENCHES: { name: string; run: (options: { quick: boolean }) => Promise<voi
   { name: 'scale', run: (options) => runScaleBench(options) },
   { name: 'tokens', run: (options) => runTokensBench(options) },
   { name: 'startup', run: (options) => runStartupBench(options) },
+  { name: 'store', run: (options) => runStoreBench(options) },
 ]
 
 const started = performance.now()

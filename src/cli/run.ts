@@ -96,6 +96,12 @@ export const COMMANDS: readonly {
     description: 'write a starter .sysprompt/ (template, an example rule, a preset fragment override)',
     load: async () => (await import('./commands/init.js')).registerInit,
   },
+  {
+    name: 'sessions',
+    term: 'sessions',
+    description: 'read the session ledger: stored prompts, their versions and cache outcomes',
+    load: async () => (await import('./commands/sessions.js')).registerSessions,
+  },
 ]
 
 /**

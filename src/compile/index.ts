@@ -52,3 +52,21 @@ export {
   withCountCache,
 } from './tokenizers.js'
 export type * from './types.js'
+export {
+  CACHE_TTL_MS,
+  classifyUsage,
+  explainColder,
+  HOT_SHARE,
+  isColder,
+  type NormalisedUsage,
+  normaliseUsage,
+  outcomeOf,
+  type PreviousCall,
+  type RecordUsageOptions,
+} from './usage.js'
+export {
+  type SectionPrefixUsage,
+  summariseUsage,
+  type UsageReport,
+  type UsageTotals,
+} from './usage-report.js'
