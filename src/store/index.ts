@@ -4,4 +4,5 @@
  */
 export type { PersistentPromptStore, SessionSummary, StoreClockOption } from './common.js'
 export { defaultStatePath, type StatePathEnvironment } from './paths.js'
+export { type PostgresStoreOptions, postgresStore } from './postgres.js'
 export { type SqliteStoreOptions, sqliteStore } from './sqlite.js'
