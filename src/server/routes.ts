@@ -6,6 +6,7 @@ import {
   HealthResponse,
   HistoryResponse,
   InspectQuery,
+  InspectResponse,
   PreviewRequest,
   PreviewResponse,
   PutSessionRequest,
@@ -47,7 +48,10 @@ export const healthRoute = createRoute({
 export const getTemplateRoute = createRoute({
   method: 'get',
   path: '/api/template',
-  responses: { 200: json(TemplateResponse, 'the served template (`isDefault` when none is saved)'), ...errors },
+  responses: {
+    200: json(TemplateResponse, 'the served template (`isDefault` when none is saved)'),
+    ...errors,
+  },
 })
 
 export const putTemplateRoute = createRoute({
@@ -65,7 +69,10 @@ export const putTemplateRoute = createRoute({
 export const variablesRoute = createRoute({
   method: 'get',
   path: '/api/variables',
-  responses: { 200: json(VariablesResponse, 'every variable the resolvers answer, with current values'), ...errors },
+  responses: {
+    200: json(VariablesResponse, 'every variable the resolvers answer, with current values'),
+    ...errors,
+  },
 })
 
 export const previewRoute = createRoute({
@@ -84,11 +91,7 @@ export const inspectRoute = createRoute({
   path: '/api/inspect',
   request: { query: InspectQuery },
   responses: {
-    200: json(
-      // What `sysprompt inspect --json` reports; its shape is the command's, documented there.
-      ErrorBody.shape.error.shape.details,
-      'what `sysprompt inspect --json` reports for the served workspace',
-    ),
+    200: json(InspectResponse, 'what `sysprompt inspect --json` reports for the served workspace'),
     422: json(ErrorBody, 'the prompt cannot be built'),
     ...errors,
   },
@@ -106,7 +109,10 @@ export const putSessionRoute = createRoute({
   path: '/api/sessions/{id}',
   request: { params: SessionParams, ...body(PutSessionRequest) },
   responses: {
-    200: json(SessionResponse, 'the session prompt: the stored one when it exists (byte-identical), else built'),
+    200: json(
+      SessionResponse,
+      'the session prompt: the stored one when it exists (byte-identical), else built',
+    ),
     422: json(ErrorBody, 'the prompt cannot be built'),
     ...errors,
   },

@@ -248,25 +248,17 @@ export const UsageResponse = z
   })
   .openapi('UsageResponse')
 
-const count = z.number().int().min(0).max(1e12)
-/** A provider's usage report as its API returns it (the fields sysprompt reads), with what it was for. */
+/** A provider's usage report as its SDK returned it, with what the call sent (SPEC §8 `recordUsage`). */
 export const UsageReportRequest = z
   .object({
     provider,
     model: z.string().min(1).max(256),
     /** The hash of the prompt the call sent; the session's current version when absent. */
     hash: hash.optional(),
-    usage: z
-      .object({
-        input_tokens: count.optional(),
-        cache_read_input_tokens: count.optional(),
-        cache_creation_input_tokens: count.optional(),
-        prompt_tokens: count.optional(),
-        prompt_tokens_details: z.object({ cached_tokens: count.optional() }).optional(),
-        promptTokenCount: count.optional(),
-        cachedContentTokenCount: count.optional(),
-      })
-      .passthrough(),
+    /** `extended` when the call asked for the long cache lifetime. */
+    ttl: z.enum(['default', 'extended']).optional(),
+    /** The provider's usage object (Anthropic `usage`, OpenAI `usage`, Gemini `usageMetadata`). */
+    usage: z.record(z.string(), z.unknown()),
   })
   .strict()
   .openapi('UsageReportRequest')
@@ -277,5 +269,8 @@ export const InspectQuery = PromptContext.pick({
   cwd: true,
   mode: true,
 }).strict()
+
+/** What `sysprompt inspect --json` reports; its fields are the command's. */
+export const InspectResponse = z.record(z.string(), z.unknown()).openapi('InspectReport')
 
 export const HealthResponse = z.object({ ok: z.literal(true) }).openapi('Health')

@@ -12,7 +12,7 @@ import {
 import { ProjectError } from '../node/project/errors.js'
 import type { ProjectOptions } from '../node/project/options.js'
 import { buildProject, type ProjectPrompt } from '../node/project/project.js'
-import { builtinTemplate } from '../node/project/template-source.js'
+import { builtinTemplate, projectTemplatePath, templateOfText } from '../node/project/template-source.js'
 import { AUTONOMY_LEVELS, type Autonomy, parseFragment } from '../presets/index.js'
 import { compileTemplate, type Diagnostic, type Dialect, isValidKey } from '../template/index.js'
 import { ApiError } from './errors.js'
@@ -146,6 +146,12 @@ export class Workspace {
     ])
   }
 
+  /** `text` read as the served template file, for its diagnostics. */
+  parse(text: string, dialect: Dialect): Pick<ProjectPrompt, 'template' | 'templateErrors'> {
+    const { template, errors } = templateOfText(text, projectTemplatePath(this.root), dialect)
+    return { ...(template === undefined ? {} : { template }), templateErrors: errors }
+  }
+
   /** The template served: the store's in workspace mode, else `.sysprompt/template.md` or the built-in default. */
   async template(): Promise<ServedTemplate> {
     const { workspace, store } = this.options
@@ -277,7 +283,7 @@ export function fileText(text: string, dialect: Dialect): string {
 }
 
 /** Lenient diagnostics of the project's template (not built-in), as lines and columns of its file. */
-export function diagnosticsOf(project: ProjectPrompt): Diagnostic[] {
+export function diagnosticsOf(project: Pick<ProjectPrompt, 'template' | 'templateErrors'>): Diagnostic[] {
   const template = project.template
   if (template === undefined || template.builtin) return []
   const front = project.templateErrors.map((e) => ({
