@@ -23,6 +23,8 @@ export interface SqliteStoreOptions extends StoreClockOption {
   path?: string
   /** How long a write waits for another process's lock, in ms; defaults to 30 000. */
   busyTimeoutMs?: number
+  /** Create the file's directory (private to the user) when missing; the default location always does. */
+  createParent?: boolean
 }
 
 type Database = BetterSqlite3.Database
@@ -98,7 +100,7 @@ const templateOf = (row: TemplateRow): StoredTemplate => ({
 export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptStore {
   const path = options.path ?? defaultStatePath()
   const clock = options.clock ?? (() => new Date())
-  const db = open(path, options.busyTimeoutMs ?? 30_000, options.path === undefined)
+  const db = open(path, options.busyTimeoutMs ?? 30_000, options.createParent ?? options.path === undefined)
   const cache = new BlobCache()
   let closed = false
 
