@@ -64,3 +64,27 @@ export function onSubmit(action: () => unknown): EventListener {
     void action()
   }
 }
+
+/** A table head of column labels; a `*` suffix marks a column narrow screens hide (class `opt`). */
+export function head(labels: readonly string[]): HTMLTableSectionElement {
+  return h(
+    'thead',
+    {},
+    h(
+      'tr',
+      {},
+      labels.map((label) =>
+        label.endsWith('*')
+          ? h('th', { scope: 'col', class: 'opt' }, label.slice(0, -1))
+          : h('th', { scope: 'col' }, label),
+      ),
+    ),
+  )
+}
+
+/** `2026-12-01 10:00 UTC` of an ISO time, the same in every time zone; the input itself when unparsable. */
+export function when(iso: string): HTMLTimeElement {
+  const t = new Date(iso)
+  const text = Number.isNaN(t.getTime()) ? iso : `${t.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+  return h('time', { datetime: iso }, text)
+}

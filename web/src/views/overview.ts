@@ -5,7 +5,7 @@
  */
 import { api } from '../api.js'
 import type { InspectedFile, InspectResponse } from '../api-types.js'
-import { count, grouped, h, onSubmit, percent, replace, shortHash } from '../dom.js'
+import { count, grouped, h, head, onSubmit, percent, replace, shortHash } from '../dom.js'
 import { errorBox, loading } from './status.js'
 
 const PROVIDERS = ['', 'anthropic', 'openai', 'gemini'] as const
@@ -82,17 +82,7 @@ function sectionTable(data: InspectResponse): HTMLElement {
   return h(
     'table',
     { class: 'sections', 'aria-label': 'Sections in prompt order' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...['#', 'section', 'order', 'stability', 'tokens', 'share', ''].map((c) =>
-          h('th', { scope: 'col' }, c),
-        ),
-      ),
-    ),
+    head(['#', 'section', 'order*', 'stability', 'tokens', 'share', '']),
     h(
       'tbody',
       {},
@@ -107,7 +97,7 @@ function sectionTable(data: InspectResponse): HTMLElement {
             h('code', {}, s.name),
             breaks.has(s.name) ? h('span', { class: 'tag' }, 'cache breakpoint') : null,
           ),
-          h('td', { class: 'num' }, s.order),
+          h('td', { class: 'num opt' }, s.order),
           h('td', {}, h('span', { class: `stab stab-${s.stability}` }, s.stability)),
           h('td', { class: 'num' }, grouped(s.tokens)),
           h('td', { class: 'num' }, percent(s.share)),

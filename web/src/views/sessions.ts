@@ -4,7 +4,7 @@
  */
 import { api } from '../api.js'
 import type { SessionSummary, SessionVersion, UsageOutcome, UsageResponse } from '../api-types.js'
-import { grouped, h, onSubmit, percent, replace, shortHash } from '../dom.js'
+import { grouped, h, head, onSubmit, percent, replace, shortHash, when } from '../dom.js'
 import { diffPanel } from './diff.js'
 import { errorBox, loading } from './status.js'
 
@@ -30,15 +30,7 @@ function sessionTable(sessions: readonly SessionSummary[], selected?: string): H
   return h(
     'table',
     { 'aria-label': 'Sessions' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...['session', 'versions', 'tokens', 'last change', 'at'].map((c) => h('th', { scope: 'col' }, c)),
-      ),
-    ),
+    head(['session', 'versions', 'tokens*', 'last change', 'at*']),
     h(
       'tbody',
       {},
@@ -59,9 +51,9 @@ function sessionTable(sessions: readonly SessionSummary[], selected?: string): H
             ),
           ),
           h('td', { class: 'num' }, s.versions),
-          h('td', { class: 'num' }, grouped(s.current.tokens)),
+          h('td', { class: 'num opt' }, grouped(s.current.tokens)),
           h('td', {}, s.current.reason),
-          h('td', {}, h('time', { datetime: s.current.at }, s.current.at)),
+          h('td', { class: 'opt' }, when(s.current.at)),
         ),
       ),
     ),
@@ -120,17 +112,7 @@ function historyTable(versions: readonly SessionVersion[], outcomes: readonly Us
   return h(
     'table',
     { 'aria-label': 'Versions, oldest first' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...['version', 'reason', 'tokens', 'hash', 'at', 'cache outcomes'].map((c) =>
-          h('th', { scope: 'col' }, c),
-        ),
-      ),
-    ),
+    head(['version', 'reason', 'tokens', 'hash*', 'at*', 'cache outcomes']),
     h(
       'tbody',
       {},
@@ -143,8 +125,8 @@ function historyTable(versions: readonly SessionVersion[], outcomes: readonly Us
           h('td', { class: 'num' }, v.version),
           h('td', {}, v.reason),
           h('td', { class: 'num' }, grouped(v.tokens)),
-          h('td', {}, h('code', {}, shortHash(v.hash))),
-          h('td', {}, h('time', { datetime: v.at }, v.at)),
+          h('td', { class: 'opt' }, h('code', {}, shortHash(v.hash))),
+          h('td', { class: 'opt' }, when(v.at)),
           h(
             'td',
             {},
