@@ -84,7 +84,11 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   const source = await axeSource
   await page.evaluate(source)
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(ctx: Document, options: object): Promise<{ violations: unknown[] }> }
+      }
+    ).axe
     const result = await axe.run(document, { resultTypes: ['violations'] })
     return result.violations as {
       id: string
@@ -95,7 +99,12 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   })
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }))
 }
 
 /** Saves a full-page screenshot of the current state as `test-results/page/<name>.png`. */
