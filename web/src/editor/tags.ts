@@ -58,8 +58,3 @@ export function tagHighlight(dialect: Dialect): Extension {
     { decorations: (plugin) => plugin.decorations },
   )
 }
-
-/** The text that inserts `key` in a dialect. */
-export function tagFor(key: string, dialect: Dialect): string {
-  return dialect === 'bracket' ? `[${key}]` : `{{${key}}}`
-}

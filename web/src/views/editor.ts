@@ -13,7 +13,8 @@ import { ApiError, api } from '../api.js'
 import type { Diagnostic, Dialect, PreviewResponse, TemplateResponse, Variable } from '../api-types.js'
 import { count, grouped, h, replace, shortHash } from '../dom.js'
 import { offsetOf, toLint } from '../editor/diagnostics.js'
-import { tagFor, tagHighlight } from '../editor/tags.js'
+import { insertionFor } from '../editor/insertion.js'
+import { tagHighlight } from '../editor/tags.js'
 import { errorBox, loading } from './status.js'
 
 /** How long typing must pause before a preview is asked for. */
@@ -344,23 +345,6 @@ function insertAtCursor(view: EditorView, insert: string, select?: { from: numbe
     scrollIntoView: true,
   })
   view.focus()
-}
-
-/** What the palette inserts for a variable; a pattern key (`file:<path>`) gets a selected placeholder. */
-export function insertionFor(
-  v: Variable,
-  dialect: Dialect,
-): { insert: string; select?: { from: number; to: number } } {
-  const open = v.key.indexOf('<')
-  if (!v.pattern && open === -1) return { insert: tagFor(v.key, dialect) }
-  const prefix = open === -1 ? v.key : v.key.slice(0, open)
-  const placeholder =
-    v.example?.startsWith(prefix) && v.example.length > prefix.length
-      ? v.example.slice(prefix.length)
-      : 'path'
-  const insert = tagFor(prefix + placeholder, dialect)
-  const from = insert.indexOf(prefix) + prefix.length
-  return { insert, select: { from, to: from + placeholder.length } }
 }
 
 function palette(
