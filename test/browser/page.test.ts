@@ -176,6 +176,40 @@ describe.skipIf(unavailable !== undefined)(
       await check('sessions-diff')
     })
 
+    it('works with the keyboard alone: the views by Tab and Enter, Tab leaves the editor, the palette inserts', async () => {
+      await page.goto(`${served.url}/#overview`)
+      await page.getByTestId('summary').waitFor()
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement
+          return { text: el?.textContent ?? '', inEditor: el?.closest('.cm-editor') !== null }
+        })
+      let steps = 0
+      while ((await focused()).text !== 'Template' && steps++ < 10) await page.keyboard.press('Tab')
+      await page.keyboard.press('Enter')
+      await page.getByTestId('preview-summary').waitFor()
+      expect(new URL(page.url()).hash).toBe('#template')
+
+      steps = 0
+      while (!(await focused()).inEditor && steps++ < 20) await page.keyboard.press('Tab')
+      expect((await focused()).inEditor).toBe(true)
+      await page.keyboard.press('Control+End')
+      await page.keyboard.type('\nBy keyboard: ')
+      await page.keyboard.press('Tab')
+      expect((await focused()).inEditor).toBe(false)
+      expect(await editorText()).not.toContain('\t')
+
+      steps = 0
+      while (!(await page.evaluate(() => document.activeElement?.id === 'var-filter')) && steps++ < 20) {
+        await page.keyboard.press('Tab')
+      }
+      await page.keyboard.type('hostname')
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Enter')
+      expect((await focused()).inEditor).toBe(true)
+      expect(await editorText()).toContain('By keyboard: [system:hostname]')
+    })
+
     it('is readable at 390×844 in the dark scheme, and made no request off the server', async () => {
       await page.setViewportSize({ width: 390, height: 844 })
       await page.emulateMedia({ colorScheme: 'dark' })

@@ -29,5 +29,9 @@ function route(): void {
   else overviewView(main)
 }
 
-window.addEventListener('hashchange', route)
+window.addEventListener('hashchange', () => {
+  route()
+  // After following a link, keyboard and screen-reader users continue in the new view.
+  document.getElementById('main')?.focus()
+})
 route()
