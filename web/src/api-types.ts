@@ -124,7 +124,8 @@ export interface InspectResponse {
 export interface SessionSummary {
   id: string
   versions: number
-  current: Omit<SessionVersion, 'compiled'> & { compiled?: CompiledPrompt }
+  current: Omit<SessionVersion, 'compiled'>
+  createdAt: string
 }
 
 /** §8 usage outcome. */
@@ -151,5 +152,5 @@ export interface DiffResponse {
   to: number
   diff: PromptDiff
   /** The file the first changed byte came from, when known. */
-  file?: string | null
+  file: string | null
 }

@@ -76,8 +76,8 @@ function query(params: Record<string, string | number | undefined>): string {
 
 /** The API, one method per route the page uses. */
 export const api = {
-  inspect: (provider?: string, model?: string) =>
-    call<InspectResponse>('GET', `/api/inspect${query({ provider, model })}`),
+  inspect: (options: { provider?: string; model?: string; mode?: string } = {}) =>
+    call<InspectResponse>('GET', `/api/inspect${query(options)}`),
   template: () => call<TemplateResponse>('GET', '/api/template'),
   saveTemplate: (request: SetTemplateRequest) => call<TemplateResponse>('PUT', '/api/template', request),
   variables: () => call<VariablesResponse>('GET', '/api/variables'),

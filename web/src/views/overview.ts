@@ -9,6 +9,8 @@ import { count, grouped, h, head, onSubmit, percent, replace, shortHash } from '
 import { errorBox, loading } from './status.js'
 
 const PROVIDERS = ['', 'anthropic', 'openai', 'gemini'] as const
+/** The harness modes of instruction-file discovery (SPEC §6): "this repository as Codex would load it". */
+const MODES = ['sysprompt', 'codex', 'claude', 'gemini', 'pi', 'opencode'] as const
 
 /** Renders the overview into `root`, keeping the chosen provider and model in the form. */
 export function overviewView(root: HTMLElement): void {
@@ -16,6 +18,11 @@ export function overviewView(root: HTMLElement): void {
     'select',
     { id: 'ov-provider', name: 'provider' },
     PROVIDERS.map((p) => h('option', { value: p }, p === '' ? '(none: no cache verdict)' : p)),
+  )
+  const mode = h(
+    'select',
+    { id: 'ov-mode', name: 'mode' },
+    MODES.map((m) => h('option', { value: m }, m)),
   )
   const model = h('input', {
     id: 'ov-model',
@@ -28,7 +35,11 @@ export function overviewView(root: HTMLElement): void {
   const load = async () => {
     replace(body, loading('Inspecting the prompt…'))
     try {
-      const data = await api.inspect(provider.value || undefined, model.value.trim() || undefined)
+      const data = await api.inspect({
+        provider: provider.value || undefined,
+        model: model.value.trim() || undefined,
+        mode: mode.value === 'sysprompt' ? undefined : mode.value,
+      })
       replace(body, ...renderInspect(data))
     } catch (error) {
       replace(body, errorBox(error))
@@ -38,13 +49,15 @@ export function overviewView(root: HTMLElement): void {
     'form',
     {
       class: 'toolbar',
-      'aria-label': 'Cache verdict for',
+      'aria-label': 'Inspect for',
       onsubmit: onSubmit(load),
     },
     h('label', { for: 'ov-provider' }, 'Provider'),
     provider,
     h('label', { for: 'ov-model' }, 'Model'),
     model,
+    h('label', { for: 'ov-mode' }, 'Discovery as'),
+    mode,
     h('button', { type: 'submit' }, 'Inspect'),
   )
   replace(root, h('h1', {}, 'What the agent receives'), form, body)
