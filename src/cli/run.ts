@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
+import { ProjectError } from '../node/project/errors.js'
 import type { CommandContext } from './command.js'
 import { registerCheck } from './commands/check.js'
 import { registerDiff } from './commands/diff.js'
@@ -7,6 +8,7 @@ import { registerExplain } from './commands/explain.js'
 import { registerInit } from './commands/init.js'
 import { registerInspect } from './commands/inspect.js'
 import { registerLint } from './commands/lint.js'
+import { registerSessions } from './commands/sessions.js'
 import { registerShow } from './commands/show.js'
 import { registerVars } from './commands/vars.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
@@ -60,6 +62,7 @@ export function createProgram(ctx: CommandContext): Command {
   registerCheck(program, ctx)
   registerExplain(program, ctx)
   registerInit(program, ctx)
+  registerSessions(program, ctx)
   return program
 }
 
@@ -103,6 +106,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       return fail(`${commanderMessage(error)}; see \`${help}\``, EXIT.usage)
     }
     if (error instanceof UsageError || error instanceof CliError) return fail(error.message, error.exitCode)
+    if (error instanceof ProjectError) return fail(error.message, error.usage ? EXIT.usage : EXIT.findings)
     const message = error instanceof Error ? error.message : String(error)
     if (io.env.SYSPROMPT_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`)

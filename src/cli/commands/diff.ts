@@ -5,9 +5,9 @@ import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } f
 import { groupDigits } from '../../node/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
 import { json, type Paint, type Tone } from '../output.js'
+import { requireCompiled } from '../require-compiled.js'
 import { buildWithLock } from './check.js'
 
 function isCompiled(value: unknown): value is CompiledPrompt {

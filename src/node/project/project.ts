@@ -1,4 +1,7 @@
-import { type CachePlan, type CompiledPrompt, compile, planCache } from '../compile/index.js'
+import { type CachePlan, type CompiledPrompt, compile, planCache } from '../../compile/index.js'
+import type { FragmentError } from '../../presets/index.js'
+import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
+import { keyNamespace } from '../../template/index.js'
 import {
   discoverInstructions,
   fragmentDirs,
@@ -6,12 +9,9 @@ import {
   type LoadedFragments,
   loadFragments,
   nodeHash,
-} from '../node/index.js'
-import type { FragmentError } from '../presets/index.js'
-import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../registry/index.js'
-import { keyNamespace } from '../template/index.js'
+} from '../index.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
-import type { PromptOptions } from './options.js'
+import type { ProjectOptions } from './options.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { type JudgedRule, judgeRules, loadRules } from './rules.js'
@@ -21,7 +21,7 @@ import { readToolsFile } from './tools-file.js'
 
 /** "The prompt this project would get", with every fact the commands report on. */
 export interface ProjectPrompt {
-  options: PromptOptions
+  options: ProjectOptions
   root: string
   cwd: string
   /** `template` (a template file, the project template or `--preset default`), `layered` or `session`. */
@@ -56,7 +56,7 @@ export interface ProjectPrompt {
  * command line that cannot be used throws.
  */
 export async function buildProject(
-  options: PromptOptions,
+  options: ProjectOptions,
   env: Record<string, string | undefined>,
 ): Promise<ProjectPrompt> {
   const { cwd } = options

@@ -1,9 +1,14 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { FragmentTable } from '../node/index.js'
-import { builtinPresetFragments, type Fragment, type FragmentError, parseFragment } from '../presets/index.js'
-import type { Stability } from '../registry/index.js'
-import type { Dialect } from '../template/index.js'
+import {
+  builtinPresetFragments,
+  type Fragment,
+  type FragmentError,
+  parseFragment,
+} from '../../presets/index.js'
+import type { Stability } from '../../registry/index.js'
+import type { Dialect } from '../../template/index.js'
+import type { FragmentTable } from '../index.js'
 import type { PresetName } from './options.js'
 
 /**
@@ -57,10 +62,24 @@ function fromFragment(fragment: Fragment, builtin: boolean): TemplateSource {
 export async function readTemplateFile(
   path: string,
 ): Promise<{ template?: TemplateSource; errors: FragmentError[] }> {
-  const text = await readFile(path, 'utf8')
+  return templateOfText(await readFile(path, 'utf8'), path)
+}
+
+/**
+ * Template text in fragment format as if read from `path` (positions are
+ * lines and columns of that file); `dialect` applies when the front matter
+ * names none.
+ */
+export function templateOfText(
+  text: string,
+  path: string,
+  dialect?: Dialect,
+): { template?: TemplateSource; errors: FragmentError[] } {
   const parsed = parseFragment(text, { file: path, relPath: basename(path), id: TEMPLATE_SECTION })
   if (parsed.fragment === undefined) return { errors: parsed.errors }
-  return { template: fromFragment(parsed.fragment, false), errors: [] }
+  const template = fromFragment(parsed.fragment, false)
+  if (dialect !== undefined && parsed.fragment.dialect === undefined) template.dialect = dialect
+  return { template, errors: [] }
 }
 
 /**
@@ -94,11 +113,19 @@ export function projectTemplatePath(root: string): string {
  * project template.
  */
 export async function chooseTemplate(
-  choice: { template: string | undefined; preset: PresetName | undefined },
+  choice: {
+    template: string | undefined
+    templateText?: { text: string; dialect?: Dialect }
+    preset: PresetName | undefined
+  },
   root: string,
   overrides: FragmentTable,
 ): Promise<{ template?: TemplateSource; errors: FragmentError[] }> {
   if (choice.template !== undefined) return readTemplateFile(choice.template)
+  if (choice.templateText !== undefined) {
+    const { text, dialect } = choice.templateText
+    return templateOfText(text, projectTemplatePath(root), dialect)
+  }
   if (choice.preset === 'default') return { template: builtinTemplate('default', overrides), errors: [] }
   if (choice.preset !== undefined) return { errors: [] }
   const own = projectTemplatePath(root)
