@@ -8,6 +8,7 @@ import { registerExplain } from './commands/explain.js'
 import { registerInit } from './commands/init.js'
 import { registerInspect } from './commands/inspect.js'
 import { registerLint } from './commands/lint.js'
+import { registerServe } from './commands/serve.js'
 import { registerSessions } from './commands/sessions.js'
 import { registerShow } from './commands/show.js'
 import { registerVars } from './commands/vars.js'
@@ -63,6 +64,7 @@ export function createProgram(ctx: CommandContext): Command {
   registerExplain(program, ctx)
   registerInit(program, ctx)
   registerSessions(program, ctx)
+  registerServe(program, ctx)
   return program
 }
 

@@ -133,8 +133,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   app.openapi(routes.putTemplateRoute, async (c) => {
     const { template, dialect, expectedHash } = c.req.valid('json')
-    // Refuse a template that cannot be used before anything is written.
-    const project = await workspace.build({}, { text: template, dialect })
+    // Refuse a template that cannot be used before anything is written; positions are the saved file's.
+    const project = await workspace.build({}, { text: workspace.savedText(template, dialect), dialect })
     workspace.compiled(project)
     const saved = await workspace.saveTemplate(template, dialect, expectedHash)
     return c.json({ ...saved, diagnostics: diagnosticsOf(project) }, 200)

@@ -112,7 +112,12 @@ export async function startServer(
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
-          server.close(() => resolve())
+          // Connections that finish their request go idle later: close those too as they do.
+          const sweep = setInterval(() => server.closeIdleConnections(), 50)
+          server.close(() => {
+            clearInterval(sweep)
+            resolve()
+          })
           server.closeIdleConnections()
         })
         await options.store.close?.()

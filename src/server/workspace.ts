@@ -146,6 +146,11 @@ export class Workspace {
     ])
   }
 
+  /** The text saved for a template: the file's (front matter naming its dialect), or as given in workspace mode. */
+  savedText(text: string, dialect: Dialect): string {
+    return this.options.workspace === undefined ? fileText(text, dialect) : text
+  }
+
   /** `text` read as the served template file, for its diagnostics. */
   parse(text: string, dialect: Dialect): Pick<ProjectPrompt, 'template' | 'templateErrors'> {
     const { template, errors } = templateOfText(text, projectTemplatePath(this.root), dialect)
