@@ -1,11 +1,27 @@
 /**
- * The response shapes of the HTTP API (SPEC §10) as the page reads them.
- * Compiled prompts, diffs and session versions are the library's own types,
- * so a change there breaks the page's build rather than the page.
+ * The shapes of the HTTP API (SPEC §10) as the page reads them: the types
+ * `sysprompt/server` exports for its clients (inferred from the schemas
+ * that validate the requests), so a change there breaks the page's
+ * typecheck rather than the page.
  */
+import type { InspectData } from '../../src/cli/commands/inspect-data.js'
 import type { CompiledPrompt, PromptDiff, SessionVersion } from '../../src/compile/types.js'
 import type { Stability } from '../../src/registry/types.js'
-import type { Diagnostic } from '../../src/template/errors.js'
+import type {
+  ApiDiagnostic as Diagnostic,
+  DiffResponse,
+  HistoryResponse,
+  PreviewRequest,
+  PreviewResponse,
+  SessionSummaryResponse,
+  SessionsResponse,
+  SetSystemPromptTemplateRequest,
+  SystemPromptTemplateResponse,
+  SystemPromptVariable,
+  SystemPromptVariablesResponse,
+  UsageReportRequest,
+  UsageResponse,
+} from '../../src/server/index.js'
 
 export type { CompiledPrompt, Diagnostic, PromptDiff, SessionVersion, Stability }
 
@@ -17,50 +33,13 @@ export interface ApiErrorBody {
   error: { code: string; message: string; details?: unknown }
 }
 
-/** `GET /api/template` (seed 000's SystemPromptTemplateResponse). */
-export interface TemplateResponse {
-  template: string
-  dialect: Dialect
-  isDefault: boolean
-  hash: string
-  updatedAt: string | null
-  /** Lenient diagnostics of the saved template, when the server sends them. */
-  diagnostics?: Diagnostic[]
-}
-
-/** `PUT /api/template` (SetSystemPromptTemplateRequest). */
-export interface SetTemplateRequest {
-  template: string
-  dialect: Dialect
-  expectedHash?: string
-}
-
+/** `GET` and `PUT /api/template` (seed 000's SystemPromptTemplateResponse). */
+export type TemplateResponse = SystemPromptTemplateResponse
+/** `PUT /api/template` body (SetSystemPromptTemplateRequest). */
+export type SetTemplateRequest = SetSystemPromptTemplateRequest
 /** One entry of `GET /api/variables` (SystemPromptVariable). */
-export interface Variable {
-  key: string
-  description: string
-  example?: string
-  stability: Stability
-  pattern?: boolean
-  value?: string | null
-}
-
-export interface VariablesResponse {
-  variables: Variable[]
-}
-
-/** `POST /api/preview` body. */
-export interface PreviewRequest {
-  template?: string
-  dialect?: Dialect
-  context: Record<string, unknown>
-}
-
-/** `POST /api/preview`: the compiled prompt and the template's diagnostics. */
-export interface PreviewResponse {
-  compiled: CompiledPrompt
-  diagnostics: Diagnostic[]
-}
+export type Variable = SystemPromptVariable
+export type { PreviewRequest, PreviewResponse, SystemPromptVariablesResponse as VariablesResponse }
 
 /** One instruction file as `inspect` reports it (imports nested). */
 export interface InspectedFile {
@@ -121,36 +100,12 @@ export interface InspectResponse {
 }
 
 /** A session as `GET /api/sessions` lists it. */
-export interface SessionSummary {
-  id: string
-  versions: number
-  current: Omit<SessionVersion, 'compiled'>
-  createdAt: string
-}
-
+export type SessionSummary = SessionSummaryResponse
 /** §8 usage outcome. */
-export interface UsageOutcome {
-  version: number
-  at: string
-  provider: string
-  model: string
-  inputTokens: number
-  cachedTokens: number
-  cacheWriteTokens: number
-  outcome: 'hot' | 'partial' | 'cold' | 'small'
-  why?: string
-}
+export type UsageOutcome = UsageResponse['outcomes'][number]
+export type { DiffResponse, HistoryResponse, SessionsResponse, UsageReportRequest, UsageResponse }
 
-export interface UsageResponse {
-  outcomes: UsageOutcome[]
-  hitRate: number | null
-}
-
-/** `GET /api/sessions/:id/diff?from&to`: the §5 analysis and where it lies. */
-export interface DiffResponse {
-  from: number
-  to: number
-  diff: PromptDiff
-  /** The file the first changed byte came from, when known. */
-  file: string | null
-}
+/** The server's inspect report fits the page's reading of it (checked by the compiler only). */
+export type InspectFits = InspectData extends InspectResponse ? true : never
+const inspectFits: InspectFits = true
+void inspectFits

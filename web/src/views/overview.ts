@@ -35,12 +35,10 @@ export function overviewView(root: HTMLElement): void {
   const load = async () => {
     replace(body, loading('Inspecting the prompt…'))
     try {
-      const data = await api.inspect({
-        provider: provider.value || undefined,
-        model: model.value.trim() || undefined,
-        mode: mode.value === 'sysprompt' ? undefined : mode.value,
-      })
-      replace(body, ...renderInspect(data))
+      const chosen = { provider: provider.value || undefined, model: model.value.trim() || undefined }
+      const data = await api.inspect({ ...chosen, mode: mode.value === 'sysprompt' ? undefined : mode.value })
+      const verdict = chosen.provider !== undefined || chosen.model !== undefined
+      replace(body, ...renderInspect(verdict ? data : withoutVerdict(data)))
     } catch (error) {
       replace(body, errorBox(error))
     }
@@ -65,6 +63,25 @@ export function overviewView(root: HTMLElement): void {
   void load()
 }
 
+/**
+ * The report without its cache verdict: with neither a provider nor a model
+ * chosen, the server plans for its default provider, but a minimum of a
+ * provider nobody chose would be noise (the decision of the page's issue).
+ */
+export function withoutVerdict(data: InspectResponse): InspectResponse {
+  return {
+    ...data,
+    cache: {
+      provider: null,
+      model: null,
+      minTokens: null,
+      breakpoints: [],
+      cacheableTokens: null,
+      warnings: [],
+    },
+  }
+}
+
 function summaryLine(data: InspectResponse): HTMLElement {
   const what =
     data.prompt.kind === 'template'
@@ -73,7 +90,7 @@ function summaryLine(data: InspectResponse): HTMLElement {
   const cache = data.cache
   const verdict =
     cache.provider === null || cache.provider === undefined
-      ? 'choose a provider for a cache verdict'
+      ? 'choose a provider or a model for a cache verdict'
       : cache.cacheableTokens === null
         ? `${cache.provider}: no cacheable prefix`
         : `${grouped(cache.cacheableTokens)} tokens cacheable for ${cache.provider}${cache.model ? ` ${cache.model}` : ''}` +
