@@ -152,9 +152,14 @@ describe.skipIf(unavailable !== undefined)(
     })
 
     it('shows a session: its history, the usage outcome recorded through the API, and a diff', async () => {
+      const stable = 'Stable words first.\n\n'
+      await api('PUT', '/api/template', {
+        template: `${stable}Working directory: [prompt:cwd]\n`,
+        dialect: 'bracket',
+      })
       await api('PUT', '/api/sessions/s-1', { context: {} })
       await api('PUT', '/api/template', {
-        template: 'First words.\n\nWorking directory: [prompt:cwd]\n',
+        template: `${stable}New words.\n\nWorking directory: [prompt:cwd]\n`,
         dialect: 'bracket',
       })
       await api('POST', '/api/sessions/s-1/recompile', { context: {}, reason: 'template-change' })
@@ -176,7 +181,9 @@ describe.skipIf(unavailable !== undefined)(
       await summary.waitFor()
       expect(await summary.innerText()).toMatch(/First changed byte at index \d+ in section \S+/)
       expect(await summary.innerText()).toMatch(/tokens before it can still be served from cache/)
-      expect(await page.getByTestId('first-change').count()).toBe(2)
+      const marks = await page.getByTestId('first-change').allInnerTexts()
+      expect(marks).toEqual(['W', 'N'])
+      expect(await summary.innerText()).toContain(`index ${stable.length}`)
       await check('sessions-diff')
     })
 
