@@ -13,6 +13,7 @@ beforeAll(async () => {
 })
 afterAll(() => cleanup())
 
+// biome-ignore lint/suspicious/noExplicitAny: error details are asserted field by field
 const errorOf = (answer: Answer) => answer.body?.error as { code: string; message: string; details?: any }
 
 describe('template (seed 000 contract)', () => {

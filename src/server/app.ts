@@ -9,6 +9,7 @@ import {
   StoreError,
   summariseUsage,
 } from '../compile/index.js'
+import { LruCache } from '../template/cache.js'
 import { ApiError, errorResponse } from './errors.js'
 import { type BoundAddress, checkJsonBody, checkLoopbackHost, limitUrl, requireToken } from './guard.js'
 import { createPageHandler } from './page.js'
@@ -188,10 +189,15 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     return c.json({ sessions }, 200)
   })
 
+  // The version number of each session's current prompt, beside the session service's own cache of
+  // the prompt, so a `GET` is a cached read (SPEC §5) like `sessions.get`, without a store round trip.
+  const versions = new LruCache<string, { version: number; hash: string }>(1024)
+  const missing = (id: string) =>
+    new ApiError(404, 'not-found', `no session ${id}; create it with PUT /api/sessions/${id}`)
   const current = async (id: string) => {
     const record = await store.getSession(id)
-    if (record === undefined)
-      throw new ApiError(404, 'not-found', `no session ${id}; create it with PUT /api/sessions/${id}`)
+    if (record === undefined) throw missing(id)
+    versions.set(id, { version: record.current.version, hash: record.current.hash })
     return record
   }
   app.openapi(routes.putSessionRoute, async (c) => {
@@ -204,8 +210,18 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   app.openapi(routes.getSessionRoute, async (c) => {
     const { id } = c.req.valid('param')
-    const record = await current(id)
-    return c.json({ id, version: record.current.version, compiled: record.current.compiled }, 200)
+    const compiled = await sessions.get(id)
+    if (compiled === undefined) throw missing(id)
+    let known = versions.get(id)
+    if (known?.hash !== compiled.hash) {
+      const record = await current(id)
+      known = { version: record.current.version, hash: record.current.hash }
+      if (record.current.hash !== compiled.hash) {
+        // Another process appended a version: answer what the store holds now.
+        return c.json({ id, version: record.current.version, compiled: record.current.compiled }, 200)
+      }
+    }
+    return c.json({ id, version: known.version, compiled }, 200)
   })
 
   app.openapi(routes.recompileRoute, async (c) => {

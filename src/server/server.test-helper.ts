@@ -19,6 +19,7 @@ export async function makeProject(name: string): Promise<{ root: string; cleanup
 /** The answer of one in-process request: status and parsed JSON body. */
 export interface Answer {
   status: number
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers as loose JSON and assert on their fields
   body: any
   headers: Headers
 }
