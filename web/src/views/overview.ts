@@ -50,12 +50,9 @@ export function overviewView(root: HTMLElement): void {
       'aria-label': 'Inspect for',
       onsubmit: onSubmit(load),
     },
-    h('label', { for: 'ov-provider' }, 'Provider'),
-    provider,
-    h('label', { for: 'ov-model' }, 'Model'),
-    model,
-    h('label', { for: 'ov-mode' }, 'Discovery as'),
-    mode,
+    h('span', { class: 'field' }, h('label', { for: 'ov-provider' }, 'Provider'), provider),
+    h('span', { class: 'field' }, h('label', { for: 'ov-model' }, 'Model'), model),
+    h('span', { class: 'field' }, h('label', { for: 'ov-mode' }, 'Discovery as'), mode),
     h('button', { type: 'submit' }, 'Inspect'),
   )
   replace(root, h('h1', {}, 'What the agent receives'), form, body)

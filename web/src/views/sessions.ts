@@ -166,10 +166,8 @@ function diffForm(id: string, versions: readonly SessionVersion[], out: HTMLElem
       'aria-label': 'Compare two versions',
       onsubmit: onSubmit(run),
     },
-    h('label', { for: 'diff-from' }, 'From'),
-    from,
-    h('label', { for: 'diff-to' }, 'to'),
-    to,
+    h('span', { class: 'field' }, h('label', { for: 'diff-from' }, 'From'), from),
+    h('span', { class: 'field' }, h('label', { for: 'diff-to' }, 'to'), to),
     h('button', { type: 'submit' }, 'Show diff'),
   )
 }
