@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
-import { bin, cli, sandbox, useSandbox } from './cli.test-helper.js'
+import { bin, cli, repoRoot, sandbox, useSandbox } from './cli.test-helper.js'
 
 useSandbox()
 
@@ -119,5 +119,25 @@ describe('sysprompt serve (built CLI)', () => {
     )
     expect(port.code).toBe(2)
     expect(port.stderr).toContain('--port x: not a port')
+  })
+})
+
+describe('sysprompt/server (built package)', () => {
+  it('creates the app from the subpath export and answers over it', { timeout: 120_000 }, async () => {
+    const dir = await project('library')
+    const code = `
+      import { memoryStore } from 'sysprompt'
+      import { createServerApp } from 'sysprompt/server'
+      const app = createServerApp({ root: ${JSON.stringify(dir)}, store: memoryStore() })
+      const headers = { host: '127.0.0.1', 'content-type': 'application/json' }
+      const preview = await app.request('/api/preview', { method: 'POST', headers, body: '{"context":{}}' })
+      const body = await preview.json()
+      process.stdout.write(JSON.stringify({ status: preview.status, served: body.compiled.text.includes('Served words.') }))
+    `
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    })
+    expect(JSON.parse(out)).toEqual({ status: 200, served: true })
   })
 })

@@ -107,8 +107,9 @@ export function projectTemplatePath(root: string): string {
 }
 
 /**
- * The template to build from (SPEC §9): `--template FILE`; the default
- * template for `--preset default`; none for the other presets; else the
+ * The template to build from (SPEC §9): `--template FILE`; template text
+ * given by the caller (the server's preview of an edit, read as the
+ * project's `.sysprompt/template.md`); the default template for `--preset default`; none for the other presets; else the
  * project's `.sysprompt/template.md` when there is one; else the built-in
  * project template.
  */
