@@ -290,8 +290,11 @@ export function createSessionPrompts<Ctx>(options: SessionPromptsOptions<Ctx>): 
       return started
     },
 
-    async get(id) {
-      return (cache.get(id) ?? (await readCurrent(id)))?.compiled
+    get(id) {
+      // The cached path makes no async frame: `get` runs once per turn.
+      const cached = cache.get(id)
+      if (cached !== undefined) return Promise.resolve(cached.compiled)
+      return readCurrent(id).then((current) => current?.compiled)
     },
 
     recompile(id, ctx, reason) {

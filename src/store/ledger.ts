@@ -108,30 +108,33 @@ function corrupt(id: string, detail: string): StoreError {
 }
 
 /**
- * Rebuilds a stored version from its row and blobs, checking every hash on
- * the way out: the body's and the tool list's blob ids, and the rebuilt text
- * against the version's hash. A mismatch is an error, never a wrong prompt.
+ * Rebuilds a stored version from its row and blobs, checking hashes on the
+ * way out: the body's and the tool list's blob ids (unless `trusted` says
+ * that blob already passed this check, e.g. it came from a cache of checked
+ * blobs), and always the rebuilt text against the version's hash. A mismatch
+ * is an error, never a wrong prompt.
  */
 export function decodeVersion(
   id: string,
   row: VersionRow,
-  blobs: ReadonlyMap<string, string>,
+  read: (hash: string) => string | undefined,
+  trusted: (hash: string) => boolean = () => false,
 ): SessionVersion {
-  const read = (hash: string, what: string): string => {
-    const body = blobs.get(hash)
+  const take = (hash: string, what: string): string => {
+    const body = read(hash)
     if (body === undefined) throw corrupt(id, `version ${row.version} misses its ${what} (${hash})`)
     return body
   }
-  const bodyText = read(row.body, 'body')
-  if (blobHash(bodyText) !== row.body)
+  const bodyText = take(row.body, 'body')
+  if (!trusted(row.body) && blobHash(bodyText) !== row.body)
     throw corrupt(id, `the body of version ${row.version} does not match its hash`)
   const body = JSON.parse(bodyText) as VersionBody
-  const toolsText = read(body.tools, 'tool list')
-  if (blobHash(toolsText) !== body.tools)
+  const toolsText = take(body.tools, 'tool list')
+  if (!trusted(body.tools) && blobHash(toolsText) !== body.tools)
     throw corrupt(id, `the tools of version ${row.version} do not match their hash`)
   let text = body.gaps[0] ?? ''
   for (let i = 0; i < body.parts.length; i++)
-    text += read(body.parts[i]!, 'section text') + (body.gaps[i + 1] ?? '')
+    text += take(body.parts[i]!, 'section text') + (body.gaps[i + 1] ?? '')
   if (row.hash !== body.prompt.hash || blobHash(text) !== row.hash) {
     throw corrupt(id, `the text of version ${row.version} does not match its hash ${row.hash}`)
   }

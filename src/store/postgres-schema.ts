@@ -10,7 +10,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      hash text NOT NULL, updated_at text NOT NULL);
    CREATE TABLE {s}sessions (id text PRIMARY KEY, versions integer NOT NULL, current_hash text NOT NULL,
      created_at text NOT NULL, updated_at text NOT NULL);
-   CREATE INDEX sessions_updated ON {s}sessions (updated_at);
    CREATE TABLE {s}versions (session_id text NOT NULL, version integer NOT NULL, hash text NOT NULL,
      tokens integer NOT NULL, reason text NOT NULL, at text NOT NULL, body text NOT NULL,
      PRIMARY KEY (session_id, version));

@@ -163,7 +163,14 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
       if (body !== undefined) for (const hash of referencedBlobs(body)) referenced.add(hash)
     }
     await fetchBlobs([...referenced], blobs)
-    const versions = rows.map((row) => decodeVersion(id, row, blobs))
+    const versions = rows.map((row) =>
+      decodeVersion(
+        id,
+        row,
+        (hash) => blobs.get(hash),
+        (hash) => cache.get(hash) !== undefined,
+      ),
+    )
     for (const [hash, body] of blobs) {
       cache.set(hash, body)
       known.add(hash)

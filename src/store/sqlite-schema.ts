@@ -13,6 +13,5 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      tokens INTEGER NOT NULL, reason TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL,
      PRIMARY KEY (session_id, version)) WITHOUT ROWID;
    CREATE TABLE usage (session_id TEXT NOT NULL, seq INTEGER NOT NULL, version INTEGER NOT NULL,
-     outcome TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
-   CREATE INDEX sessions_updated ON sessions (updated_at);`,
+     outcome TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;`,
 ]

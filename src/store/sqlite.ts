@@ -13,7 +13,7 @@ import {
   type SessionSummary,
   type StoreClockOption,
 } from './common.js'
-import { type Blob, decodeVersion, encodeVersion, referencedBlobs, type VersionRow } from './ledger.js'
+import { type Blob, decodeVersion, encodeVersion, type VersionRow } from './ledger.js'
 import { loadOptional } from './optional.js'
 import { defaultStatePath, prepareDatabasePath } from './paths.js'
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js'
@@ -142,23 +142,18 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
     ),
   }
 
-  const blobsFor = (row: VersionRow): Map<string, string> => {
-    const found = new Map<string, string>()
-    const fetch = (hash: string) => {
-      const body = cache.get(hash) ?? (q.blob.get(hash) as string | undefined)
-      if (body !== undefined) found.set(hash, body)
-    }
-    fetch(row.body)
-    const body = found.get(row.body)
-    if (body !== undefined) for (const hash of referencedBlobs(body)) fetch(hash)
-    return found
-  }
-
   const decode = (id: string, row: VersionRow): SessionVersion => {
-    const blobs = blobsFor(row)
-    const version = decodeVersion(id, row, blobs)
+    const fetched = new Map<string, string>()
+    const read = (hash: string): string | undefined => {
+      const cached = cache.get(hash)
+      if (cached !== undefined) return cached
+      const body = q.blob.get(hash) as string | undefined
+      if (body !== undefined) fetched.set(hash, body)
+      return body
+    }
+    const version = decodeVersion(id, row, read, (hash) => cache.get(hash) !== undefined)
     // Only blobs that passed the checks are cached.
-    for (const [hash, body] of blobs) cache.set(hash, body)
+    for (const [hash, body] of fetched) cache.set(hash, body)
     return version
   }
 
