@@ -12,6 +12,7 @@ import {
 import { LruCache } from '../template/cache.js'
 import { ApiError, errorResponse } from './errors.js'
 import { type BoundAddress, checkJsonBody, checkLoopbackHost, limitUrl, requireToken } from './guard.js'
+import { createPageHandler } from './page.js'
 import * as routes from './routes.js'
 import { type Context, diagnosticsOf, Workspace } from './workspace.js'
 
@@ -291,6 +292,12 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   })
 
   // The page (`/` and its static assets) mounts here, after the API routes.
+  const page = createPageHandler()
+  app.use('*', async (c, next) => {
+    const response = await page(c.req.raw)
+    if (response !== undefined) return response
+    await next()
+  })
   return app
 }
 
