@@ -102,6 +102,12 @@ export const COMMANDS: readonly {
     description: 'read the session ledger: stored prompts, their versions and cache outcomes',
     load: async () => (await import('./commands/sessions.js')).registerSessions,
   },
+  {
+    name: 'serve',
+    term: 'serve [options]',
+    description: 'serve the HTTP API (template, variables, preview, sessions, usage) for this project',
+    load: async () => (await import('./commands/serve.js')).registerServe,
+  },
 ]
 
 /**
