@@ -5,6 +5,7 @@ import { createContext, type DiscoveryContext } from './context.js'
 import { ImportOutcomes } from './import-outcomes.js'
 import { importFates, markCutImports } from './import-spans.js'
 import { MODES } from './modes/index.js'
+import { resolveOnDemand } from './on-demand.js'
 import { capBytes, capWords, type ModePlan, type PlannedEntry } from './plan.js'
 import { type Block, renderBlocks } from './render.js'
 import { synopsis } from './synopsis.js'
@@ -87,11 +88,14 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
         : cutSomething || dropped.length > 0
           ? 'truncated'
           : 'full'
+  const { onDemand, lateBound } = resolveOnDemand(context, context.onDemand)
   return {
     files,
     text: preload === 'none' ? '' : renderBlocks(blocks),
     preload: preloadClass,
     diagnostics: context.diagnostics,
+    onDemand,
+    lateBound,
   }
 }
 

@@ -9,6 +9,7 @@ export { explainInstructions } from './explain.js'
 export { findImportLines, type ImportLine, MAX_IMPORT_DEPTH } from './imports.js'
 export { INSTRUCTION_MODES } from './modes/index.js'
 export { DEFAULT_NAMES, OVERRIDE_NAME } from './modes/sysprompt.js'
+export { ON_DEMAND_DIR_LIMIT } from './on-demand.js'
 export { READ_LIMIT } from './read.js'
 export { header } from './render.js'
 export { synopsis } from './synopsis.js'
@@ -21,6 +22,9 @@ export type {
   InstructionFile,
   InstructionMode,
   InstructionReasonCode,
+  LateBoundFile,
+  OnDemandFile,
+  OnDemandTrigger,
   PreloadClass,
   PreloadRequest,
 } from './types.js'

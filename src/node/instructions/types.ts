@@ -1,3 +1,4 @@
+import type { Tokenizer, TokenizerName } from '../../compile/index.js'
 import type { FileSystemAdapter } from '../adapters.js'
 
 /**
@@ -48,6 +49,14 @@ export interface DiscoverInstructionsOptions {
   /** What to preload; default `full`. */
   preload?: PreloadRequest
   /**
+   * Working paths (absolute, or relative to `cwd`): the files the agent
+   * reads or edits. Files the harness loads on demand for them become
+   * `lateBound` entries; without paths they are only listed in `onDemand`.
+   */
+  paths?: readonly string[]
+  /** Counts the tokens of on-demand files and harness views; default `o200k`. */
+  tokenizer?: Tokenizer | TokenizerName
+  /**
    * Where walks towards the file-system root stop (inclusive), for tests and
    * sandboxes; defaults to the file-system root. The `.git` search stops here too.
    */
@@ -88,6 +97,7 @@ export type InstructionDiagnosticCode =
   | 'import-missing'
   | 'import-cycle'
   | 'import-too-deep'
+  | 'on-demand-limit'
 
 /** Something a user can fix or should know about, as data. */
 export interface InstructionDiagnostic {
@@ -98,6 +108,46 @@ export interface InstructionDiagnostic {
   path?: string
 }
 
+/**
+ * When a harness loads a file on demand: when the agent works under a
+ * directory (nested CLAUDE.md, Gemini's just-in-time context, opencode's
+ * lazy AGENTS.md), or reads a file matching globs relative to `base`
+ * (`.claude/rules/*.md` with `paths:`).
+ */
+export type OnDemandTrigger =
+  | { kind: 'under'; dir: string }
+  | { kind: 'matches'; globs: readonly string[]; base: string }
+
+/** A file the harness loads only when the agent reads or edits a file it covers (SPEC §6 on demand). */
+export interface OnDemandFile {
+  /** Absolute path. */
+  path: string
+  /** The condition, as a user reads it: `when the agent works under src/api`. */
+  when: string
+  trigger: OnDemandTrigger
+  /** Tokens of the text the harness delivers for it. */
+  tokens: number
+  bytes: number
+  hash: string
+  /** The working paths (`paths`) that load it; empty when none does. */
+  loadedFor: string[]
+}
+
+/**
+ * An on-demand file loaded for a working path: late-bound, delivered with a
+ * tool result (its own slot), never part of the cached prefix.
+ */
+export interface LateBoundFile {
+  path: string
+  /** The text as the harness delivers it. */
+  text: string
+  tokens: number
+  bytes: number
+  hash: string
+  /** The working paths that load it. */
+  loadedFor: string[]
+}
+
 /** What `discoverInstructions` returns. */
 export interface InstructionDiscovery {
   /** Loaded files in load order (`claude` mode: each import is an entry right after its importer). */
@@ -106,6 +156,10 @@ export interface InstructionDiscovery {
   text: string
   preload: PreloadClass
   diagnostics: InstructionDiagnostic[]
+  /** Files the harness loads only when the agent works near them (harness modes; empty in `sysprompt`, `codex` and `pi` mode). */
+  onDemand: OnDemandFile[]
+  /** The on-demand files that the working `paths` load: late-bound, never in `text`. */
+  lateBound: LateBoundFile[]
 }
 
 /** Why a file was or was not loaded (stable codes, for tools and tests). */
@@ -129,12 +183,15 @@ export type InstructionReasonCode =
   | 'unreadable'
   | 'import-cycle'
   | 'import-too-deep'
+  | 'on-demand'
+  | 'late-bound'
 
 /** What `explainInstructions` returns for one file. */
 export interface InstructionExplanation {
   /** The file asked about, absolute. */
   file: string
-  status: 'included' | 'truncated' | 'skipped'
+  /** `on-demand`: loaded only when the agent works near it; `late-bound`: loaded for one of the working paths, with a tool result. */
+  status: 'included' | 'truncated' | 'skipped' | 'on-demand' | 'late-bound'
   code: InstructionReasonCode
   /** One sentence a user can act on. */
   reason: string
