@@ -5,7 +5,7 @@ import { cli, fast, json, makeGitDir, useSandbox, write } from './cli.test-helpe
 // What each agent really receives: files loaded on demand, as the built CLI reports them.
 useSandbox()
 
-describe.concurrent('on demand', () => {
+describe('on demand', () => {
   let repo: string
   beforeAll(async () => {
     repo = await makeGitDir('on-demand')
@@ -39,5 +39,36 @@ describe.concurrent('on demand', () => {
     expect(plain.stdout).toContain(
       'pkg/api/CLAUDE.md: on-demand: on demand, when the agent works under pkg/api',
     )
+  })
+})
+
+describe('harness view', () => {
+  let repo: string
+  beforeAll(async () => {
+    repo = await makeGitDir('harness-view')
+    await write(join(repo, 'AGENTS.md'), '# Root\n\nUse pnpm.\n')
+  })
+
+  it('show --as-harness prints what Codex sends and where it lands', async () => {
+    const [text, data] = await Promise.all([
+      cli(['show', '--mode', 'codex', '--as-harness', ...fast], { cwd: repo }),
+      cli(['show', '--mode', 'codex', '--as-harness', '--json', ...fast], { cwd: repo }),
+    ])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toContain('=== codex: a message of its own, user role, ')
+    expect(text.stdout).toContain(
+      `# AGENTS.md instructions for ${repo}\n\n<INSTRUCTIONS>\n# Root\n\nUse pnpm.\n\n</INSTRUCTIONS>\n`,
+    )
+    expect(json(data).parts[0]).toMatchObject({ placement: 'separate-message', role: 'user' })
+  })
+
+  it('inspect says where each part goes; --as-harness with a provider format is a usage error', async () => {
+    const [inspect, bad] = await Promise.all([
+      cli(['inspect', '--mode', 'pi', ...fast], { cwd: repo }),
+      cli(['show', '--mode', 'pi', '--as-harness', '--format', 'openai', ...fast], { cwd: repo }),
+    ])
+    expect(inspect.stdout).toContain('Where pi puts them (show --as-harness prints the text)')
+    expect(inspect.stdout).toMatch(/system-prompt\s+system\s+\d+\s+AGENTS\.md/)
+    expect(bad.code).toBe(2)
   })
 })

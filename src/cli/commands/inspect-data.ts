@@ -185,6 +185,14 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
         lands: f.loadedFor.length > 0 ? ('tool-result' as const) : null,
       })),
       diagnostics: project.discovery.diagnostics,
+      // Where the harness of --mode puts each part of its instruction text (show --as-harness prints the text).
+      harness: project.discovery.harness.parts.map((p) => ({
+        placement: p.placement,
+        role: p.role,
+        tokens: p.tokens,
+        exact: p.exact,
+        files: p.files.map((f) => shown(f, root)),
+      })),
     },
     rules: project.judged.map(({ rule, decision }) => ({
       id: rule.id,

@@ -65,6 +65,8 @@ export class DiscoveryContext {
     },
     /** Counts tokens with the tokenizer asked for. */
     readonly count: (text: string) => number,
+    /** The name of that tokenizer. */
+    readonly tokenizerName: string,
   ) {}
 
   /** Records a decision, except that a duplicate or refused re-import never hides a file that was loaded. */
@@ -156,13 +158,13 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
       preload: options.preload ?? 'full',
       paths: (options.paths ?? []).map((path) => resolve(cwd, path)),
     },
-    tokenCounter(options),
+    ...tokenCounter(options),
   )
   context.diagnostics.push(...diagnostics)
   return context
 }
 
-function tokenCounter(options: DiscoverInstructionsOptions): (text: string) => number {
+function tokenCounter(options: DiscoverInstructionsOptions): [(text: string) => number, string] {
   const tokenizer = resolveTokenizer(options.tokenizer)
-  return (text) => countTokens(tokenizer, text)
+  return [(text) => countTokens(tokenizer, text), tokenizer.name]
 }

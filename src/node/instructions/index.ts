@@ -15,6 +15,10 @@ export { header } from './render.js'
 export { synopsis } from './synopsis.js'
 export type {
   DiscoverInstructionsOptions,
+  HarnessMark,
+  HarnessPart,
+  HarnessPlacement,
+  HarnessView,
   InstructionDiagnostic,
   InstructionDiagnosticCode,
   InstructionDiscovery,

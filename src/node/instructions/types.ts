@@ -148,6 +148,45 @@ export interface LateBoundFile {
   loadedFor: string[]
 }
 
+/**
+ * Where a harness puts a part of its instruction text: its system prompt,
+ * the first user message, a message of its own (Codex's user-role
+ * instructions message), or a tool result (late-bound files).
+ */
+export type HarnessPlacement = 'system-prompt' | 'first-user-message' | 'separate-message' | 'tool-result'
+
+/** Prose of the harness's own that a view marks instead of copying (`[Claude Code preamble: 59 tokens]`). */
+export interface HarnessMark {
+  /** The mark as it stands in `text`. */
+  mark: string
+  /** Tokens of the prose it stands for, with the tokenizer asked for (an estimate for other tokenizers). */
+  tokens: number
+}
+
+/** One part of a harness view: a block of text the harness sends, and where it goes. */
+export interface HarnessPart {
+  placement: HarnessPlacement
+  /** The role of the message that carries it. */
+  role: 'system' | 'user' | 'tool'
+  /** The instruction part as the harness emits it: its headings, separators, path lines and labels; marks where it has prose of its own. */
+  text: string
+  /** The span compared byte for byte with a recording: `text` after the first mark and before the next (all of `text` when there is none). */
+  compared: string
+  /** Tokens of the part, marks counted as the prose they stand for. */
+  tokens: number
+  marks: HarnessMark[]
+  /** The files it carries, absolute, in order. */
+  files: string[]
+  /** False where the framing could not be read from the harness's published source (it follows its documentation instead). */
+  exact: boolean
+}
+
+/** What a harness sends for its instruction files (SPEC §6 harness view). */
+export interface HarnessView {
+  mode: InstructionMode
+  parts: HarnessPart[]
+}
+
 /** What `discoverInstructions` returns. */
 export interface InstructionDiscovery {
   /** Loaded files in load order (`claude` mode: each import is an entry right after its importer). */
@@ -160,6 +199,8 @@ export interface InstructionDiscovery {
   onDemand: OnDemandFile[]
   /** The on-demand files that the working `paths` load: late-bound, never in `text`. */
   lateBound: LateBoundFile[]
+  /** The text and placement that the mode's harness itself sends for these files. */
+  harness: HarnessView
 }
 
 /** Why a file was or was not loaded (stable codes, for tools and tests). */
