@@ -21,7 +21,7 @@ import { execFile, spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, parse } from 'node:path'
-import { promisify } from 'node:util'
+import { parseArgs, promisify } from 'node:util'
 import { type HarnessTree, HOME, ROOT, TREES } from '../../test/fixtures/harness/trees.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
 import { startMockModelServer } from './mock-server.js'
@@ -119,8 +119,9 @@ async function recordTree(
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.find((a, i) => process.argv[i - 1] === '--only')?.split(',')
-  const keep = process.argv.includes('--keep')
+  const { values } = parseArgs({ options: { only: { type: 'string' }, keep: { type: 'boolean' } } })
+  const only = values.only?.split(',')
+  const keep = values.keep === true
   const work = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-record-')))
   try {
     await checkAncestors(work)
