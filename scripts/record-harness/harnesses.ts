@@ -12,16 +12,17 @@ export interface RunSetup {
 /** How to install, run and read one published harness. */
 export interface HarnessRecorder {
   /** The sysprompt mode it is compared with. */
-  mode: 'pi' | 'gemini'
+  mode: 'pi' | 'gemini' | 'claude' | 'codex' | 'opencode'
   /** The npm package and the version recorded. */
   pkg: string
   version: string
-  /** The script to run with node, inside the installed package. */
+  /** What to run, inside the installed `node_modules`: a script for node, or a native executable (`native`). */
   bin: string
+  native?: boolean
   /** Writes the harness's config into the temporary home and returns its arguments and environment. */
   prepare(setup: RunSetup): Promise<{ args: string[]; env: Record<string, string> }>
-  /** The path of the model request that carries the prompt. */
-  request: RegExp
+  /** Whether a captured request is the model request that carries the prompt (the first that is counts). */
+  request: (path: string, body: unknown) => boolean
   /** The instruction parts in the captured request body, by placement (only those present). */
   extract(body: unknown): Partial<Record<HarnessPlacement, string>>
 }
@@ -38,7 +39,7 @@ const pi: HarnessRecorder = {
   mode: 'pi',
   pkg: '@mariozechner/pi-coding-agent',
   version: '0.73.1',
-  bin: 'dist/cli.js',
+  bin: '@mariozechner/pi-coding-agent/dist/cli.js',
   async prepare({ home, mockUrl }) {
     const dir = join(home, '.pi', 'agent')
     await mkdir(dir, { recursive: true })
@@ -59,7 +60,7 @@ const pi: HarnessRecorder = {
       env: {},
     }
   },
-  request: /\/chat\/completions/,
+  request: (path) => path.includes('/chat/completions'),
   extract(body) {
     const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? []
     const system = messages.find((m) => m.role === 'system' || m.role === 'developer')
@@ -76,7 +77,7 @@ const gemini: HarnessRecorder = {
   mode: 'gemini',
   pkg: '@google/gemini-cli',
   version: '0.61.0',
-  bin: 'bundle/gemini.js',
+  bin: '@google/gemini-cli/bundle/gemini.js',
   async prepare({ home, mockUrl }) {
     // Trust every folder and keep the CLI off the network: no telemetry, no update check.
     const dir = join(home, '.gemini')
@@ -93,7 +94,7 @@ const gemini: HarnessRecorder = {
       env: { GEMINI_API_KEY: 'mock', GOOGLE_GEMINI_BASE_URL: mockUrl },
     }
   },
-  request: /:(stream)?[gG]enerateContent/,
+  request: (path) => /:(stream)?[gG]enerateContent/.test(path),
   extract(body) {
     const b = body as {
       systemInstruction?: { parts?: { text?: string }[] }
@@ -113,5 +114,118 @@ const gemini: HarnessRecorder = {
   },
 }
 
+/** The text of a message's content: a string, or the text blocks of a block list, joined. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map((b: { text?: unknown }) => (typeof b.text === 'string' ? b.text : '')).join('\n')
+}
+
+const claude: HarnessRecorder = {
+  mode: 'claude',
+  pkg: '@anthropic-ai/claude-code',
+  version: '2.1.332',
+  bin: '@anthropic-ai/claude-code-linux-x64/claude',
+  native: true,
+  async prepare({ home, mockUrl }) {
+    await mkdir(join(home, '.claude'), { recursive: true })
+    return {
+      args: ['-p', 'hello', '--model', 'claude-sonnet-4-5'],
+      env: {
+        ANTHROPIC_BASE_URL: mockUrl,
+        ANTHROPIC_API_KEY: 'mock',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    }
+  },
+  // The turn itself: the request whose first user message carries the files (not a title or quota probe).
+  request: (path, body) => path.includes('/messages') && JSON.stringify(body).includes('Contents of '),
+  extract(body) {
+    const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? []
+    const first = contentText(messages.find((m) => m.role === 'user')?.content)
+    // After its preamble: the files, through the end of the reminder that holds them.
+    const files = span(first, '\n\nContents of ', '</system-reminder>')
+    return files === undefined ? {} : { 'first-user-message': files }
+  },
+}
+
+const codex: HarnessRecorder = {
+  mode: 'codex',
+  pkg: '@openai/codex',
+  version: '0.171.0',
+  bin: '@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
+  native: true,
+  async prepare({ mockUrl }) {
+    // A provider of its own pointing at the mock, given on the command line (no config.toml is written).
+    const provider = [
+      'model_provider="mock"',
+      'model_providers.mock.name="mock"',
+      `model_providers.mock.base_url="${mockUrl}/v1"`,
+      'model_providers.mock.wire_api="responses"',
+      'model_providers.mock.env_key="MOCK_KEY"',
+    ].flatMap((setting) => ['-c', setting])
+    return {
+      args: ['exec', '--skip-git-repo-check', ...provider, '-m', 'gpt-5', 'hello'],
+      env: { MOCK_KEY: 'mock' },
+    }
+  },
+  request: (path) => path.includes('/responses'),
+  extract(body) {
+    const input = (body as { input?: { role?: string; content?: unknown }[] }).input ?? []
+    // Its own user-role message, before the environment context and the prompt.
+    for (const item of input) {
+      const text = item.role === 'user' ? contentText(item.content) : ''
+      if (text.startsWith('# AGENTS.md instructions for ')) return { 'separate-message': text }
+    }
+    return {}
+  },
+}
+
+const opencode: HarnessRecorder = {
+  mode: 'opencode',
+  pkg: 'opencode-ai',
+  version: '1.18.33',
+  bin: 'opencode-linux-x64/bin/opencode',
+  native: true,
+  async prepare({ home, mockUrl }) {
+    // The user's config (not the project's): an OpenAI-compatible provider at the mock.
+    const dir = join(home, '.config', 'opencode')
+    await mkdir(dir, { recursive: true })
+    const config = {
+      autoupdate: false,
+      share: 'disabled',
+      provider: {
+        mock: {
+          npm: '@ai-sdk/openai-compatible',
+          name: 'mock',
+          options: { baseURL: `${mockUrl}/v1`, apiKey: 'mock' },
+          models: { 'mock-model': { name: 'mock' } },
+        },
+      },
+      model: 'mock/mock-model',
+    }
+    await writeFile(join(dir, 'opencode.json'), JSON.stringify(config, null, 2))
+    return { args: ['run', '-m', 'mock/mock-model', 'hello'], env: { OPENCODE_DISABLE_AUTOUPDATE: '1' } }
+  },
+  // The turn itself, not the title request sent beside it.
+  request: (path, body) =>
+    path.includes('/chat/completions') && !JSON.stringify(body).includes('title generator'),
+  extract(body) {
+    const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? []
+    const system = messages
+      .filter((m) => m.role === 'system')
+      .map((m) => contentText(m.content))
+      .join('\n')
+    const at = system.indexOf('Instructions from: ')
+    if (at === -1) return {}
+    // Its files run up to the line break before the next system section (its skills list).
+    const end = system.indexOf('\nSkills provide specialized instructions', at)
+    return { 'system-prompt': system.slice(at, end === -1 ? undefined : end) }
+  },
+}
+
 /** Every harness the script can record. */
-export const RECORDERS: readonly HarnessRecorder[] = [pi, gemini]
+export const RECORDERS: readonly HarnessRecorder[] = [pi, gemini, claude, codex, opencode]

@@ -12,19 +12,23 @@ export interface CapturedRequest {
 export interface MockModelServer {
   url: string
   requests: CapturedRequest[]
-  /** Resolves with the first request whose path matches, waiting up to `ms`. */
-  next(match: RegExp, ms: number): Promise<CapturedRequest>
+  /** Resolves with the first request that `match` accepts, waiting up to `ms`. */
+  next(match: (path: string, body: unknown) => boolean, ms: number): Promise<CapturedRequest>
   close(): Promise<void>
 }
 
 /**
  * Starts the mock on 127.0.0.1 (an ephemeral port). It speaks just enough
  * of each provider's streaming protocol for a harness to finish its turn:
- * OpenAI chat completions, the Gemini API and the Anthropic messages API.
+ * OpenAI chat completions and responses, the Gemini API and the Anthropic
+ * messages API.
  */
 export async function startMockModelServer(): Promise<MockModelServer> {
   const requests: CapturedRequest[] = []
-  const waiters: { match: RegExp; resolve: (r: CapturedRequest) => void }[] = []
+  const waiters: {
+    match: (path: string, body: unknown) => boolean
+    resolve: (r: CapturedRequest) => void
+  }[] = []
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy())
   })
@@ -41,7 +45,7 @@ export async function startMockModelServer(): Promise<MockModelServer> {
     const captured = { method: req.method ?? 'GET', path: req.url ?? '/', body }
     requests.push(captured)
     for (const w of waiters.splice(0)) {
-      if (w.match.test(captured.path)) w.resolve(captured)
+      if (w.match(captured.path, captured.body)) w.resolve(captured)
       else waiters.push(w)
     }
     reply(captured.path, res)
@@ -52,10 +56,10 @@ export async function startMockModelServer(): Promise<MockModelServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     next(match, ms) {
-      const done = requests.find((r) => match.test(r.path))
+      const done = requests.find((r) => match(r.path, r.body))
       if (done !== undefined) return Promise.resolve(done)
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no request to ${match} within ${ms} ms`)), ms)
+        const timer = setTimeout(() => reject(new Error(`no model request within ${ms} ms`)), ms)
         waiters.push({
           match,
           resolve: (r) => {
@@ -76,6 +80,23 @@ function sse(res: ServerResponse, events: readonly string[]): void {
 }
 
 function reply(path: string, res: ServerResponse): void {
+  if (path.includes('/responses')) {
+    const response = { id: 'resp_mock', object: 'response', status: 'completed', output: [] }
+    const item = {
+      type: 'message',
+      id: 'msg_mock',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'ok', annotations: [] }],
+    }
+    const usage = { input_tokens: 1, output_tokens: 1, total_tokens: 2 }
+    sse(res, [
+      `event: response.created\ndata: ${JSON.stringify({ type: 'response.created', response })}`,
+      `event: response.output_item.done\ndata: ${JSON.stringify({ type: 'response.output_item.done', output_index: 0, item })}`,
+      `event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: { ...response, output: [item], usage } })}`,
+    ])
+    return
+  }
   if (path.includes('/chat/completions')) {
     const chunk = (delta: object, finish: string | null) =>
       `data: ${JSON.stringify({ id: 'mock', object: 'chat.completion.chunk', created: 0, model: 'mock', choices: [{ index: 0, delta, finish_reason: finish }] })}`

@@ -6,7 +6,7 @@
  * temporary directory that is deleted afterwards; nothing of them is
  * committed) and runs each one. Run it by hand after a harness release:
  *
- *   npx tsx scripts/record-harness/record.ts [--only pi,gemini] [--keep]
+ *   npx tsx scripts/record-harness/record.ts [--only pi,gemini] [--keep] [--raw]
  *
  * For every harness and every tree of `test/fixtures/harness/trees.ts` it
  * builds the tree and an empty home in a temporary directory, points the
@@ -66,7 +66,7 @@ async function install(recorder: HarnessRecorder, dir: string): Promise<string> 
     cwd: dir,
     maxBuffer: 1 << 26,
   })
-  return join(dir, 'node_modules', ...recorder.pkg.split('/'), recorder.bin)
+  return join(dir, 'node_modules', ...recorder.bin.split('/'))
 }
 
 function toPlaceholders(text: string, root: string, home: string): string {
@@ -78,6 +78,7 @@ async function recordTree(
   bin: string,
   tree: HarnessTree,
   work: string,
+  raw: boolean,
 ): Promise<void> {
   const base = await realpath(await mkdtemp(join(work, `${tree.name}-`)))
   const root = join(base, 'tree')
@@ -89,7 +90,8 @@ async function recordTree(
   const mock = await startMockModelServer()
   try {
     const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url })
-    const child = spawn(process.execPath, [bin, ...args], {
+    const [file, ...prefix] = recorder.native === true ? [bin] : [process.execPath, bin]
+    const child = spawn(file!, [...prefix, ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', CI: '1', TERM: 'dumb', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,12 +102,16 @@ async function recordTree(
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
     const request = await Promise.race([
       mock.next(recorder.request, TURN_MS),
-      exited.then((code) => {
+      exited.then(async (code) => {
+        // It may have exited right after the request that counts.
+        const found = mock.requests.find((r) => recorder.request(r.path, r.body))
+        if (found !== undefined) return found
         throw new Error(`${recorder.mode} exited (${code}) before calling the model:\n${output.slice(-2000)}`)
       }),
     ])
     child.kill()
     await exited
+    if (raw) await writeFile(join(base, 'requests.json'), JSON.stringify(mock.requests, null, 2))
     const parts = recorder.extract(request.body)
     const out = join(fixtures, `${recorder.mode}@${recorder.version}`)
     await mkdir(out, { recursive: true })
@@ -119,16 +125,20 @@ async function recordTree(
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, keep: { type: 'boolean' } } })
+  const { values } = parseArgs({
+    options: { only: { type: 'string' }, keep: { type: 'boolean' }, raw: { type: 'boolean' } },
+  })
   const only = values.only?.split(',')
-  const keep = values.keep === true
+  // --raw (with --keep) also writes every captured request beside each tree, for reading a new harness version.
+  const keep = values.keep === true || values.raw === true
+  const raw = values.raw === true
   const work = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-record-')))
   try {
     await checkAncestors(work)
     for (const recorder of RECORDERS.filter((r) => only === undefined || only.includes(r.mode))) {
       const bin = await install(recorder, join(work, 'packages', recorder.mode))
       // One harness at a time, one tree at a time: the machine may be small and busy.
-      for (const tree of TREES) await recordTree(recorder, bin, tree, work)
+      for (const tree of TREES) await recordTree(recorder, bin, tree, work, raw)
     }
   } finally {
     if (keep) console.log(`kept ${work}`)

@@ -170,7 +170,7 @@ export interface HarnessPart {
   role: 'system' | 'user' | 'tool'
   /** The instruction part as the harness emits it: its headings, separators, path lines and labels; marks where it has prose of its own. */
   text: string
-  /** The span compared byte for byte with a recording: `text` after the first mark and before the next (all of `text` when there is none). */
+  /** The span compared byte for byte with a recording: `text` after the first mark and before the line breaks that precede the next (all of `text` when there is none). */
   compared: string
   /** Tokens of the part, marks counted as the prose they stand for. */
   tokens: number

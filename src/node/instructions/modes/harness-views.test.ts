@@ -54,16 +54,13 @@ describe('harness views', () => {
     })
     const [p] = found.harness.parts
     expect(p?.placement).toBe('first-user-message')
-    expect(p?.marks.map((m) => m.mark)).toEqual([
-      '[Claude Code preamble: 59 tokens]',
-      '[Claude Code postamble: 36 tokens]',
-    ])
+    expect(p?.marks.map((m) => m.mark)).toEqual(['[Claude Code preamble: 40 tokens]'])
     expect(p?.compared).toBe(
       `\n\nContents of ${join(repo, 'CLAUDE.md')} (project instructions, checked into the codebase):\n\n# Claude root\n\n` +
-        `Contents of ${join(repo, 'CLAUDE.local.md')} (user's private project instructions, not checked in):\n\nmine\n\n`,
+        `Contents of ${join(repo, 'CLAUDE.local.md')} (user's private project instructions, not checked in):\n\nmine\n</system-reminder>`,
     )
     // The marks count as the prose they stand for.
-    expect(p?.tokens).toBeGreaterThan(59 + 36)
+    expect(p?.tokens).toBeGreaterThan(40)
   })
 
   it('gemini: global memory in the system instruction, project memory in the first user message, JIT in a tool result', async () => {

@@ -22,9 +22,8 @@ interface Prose {
   chars: number
 }
 
-// Claude Code 2.1.x: the system-reminder opener and the paragraph telling the model to follow the files, and the closing caveat.
-const CLAUDE_PREAMBLE: Prose = { label: 'Claude Code preamble', o200k: 59, cl100k: 59, chars: 293 }
-const CLAUDE_POSTAMBLE: Prose = { label: 'Claude Code postamble', o200k: 36, cl100k: 36, chars: 173 }
+// Claude Code 2.1.332: the <system-reminder> opening and the paragraph telling the model to follow the files.
+const CLAUDE_PREAMBLE: Prose = { label: 'Claude Code preamble', o200k: 40, cl100k: 39, chars: 211 }
 // Gemini CLI core 0.61.0 renderUserMemory: the precedence and conflict-resolution prose under its heading.
 const GEMINI_PREAMBLE: Prose = { label: 'Gemini CLI preamble', o200k: 161, cl100k: 163, chars: 831 }
 
@@ -48,7 +47,8 @@ function part(
   if (marks[0] !== undefined) {
     const after = fields.text.slice(fields.text.indexOf(marks[0].mark) + marks[0].mark.length)
     const next = marks[1] === undefined ? -1 : after.indexOf(marks[1].mark)
-    compared = next === -1 ? after : after.slice(0, next)
+    // Up to the next mark, without the blank line that only separates the two.
+    compared = next === -1 ? after : after.slice(0, next).replace(/\n+$/, '')
   }
   return { ...fields, marks, compared, tokens, exact: fields.exact ?? true }
 }
@@ -73,24 +73,24 @@ function codex(context: DiscoveryContext, entries: readonly ViewEntry[]): Harnes
 }
 
 /**
- * Claude Code (`getClaudeMds`): every file in the first user message as
- * `Contents of <path> (<kind>):`, a blank line and its trimmed text, after
- * its preamble and before its caveat (both marked, not copied).
+ * Claude Code 2.1.332 (recorded): one text block of the first user
+ * message, a `<system-reminder>` holding its preamble (marked, not copied)
+ * and every file as `Contents of <path> (<kind>):`, a blank line and its
+ * trimmed text, files separated by a blank line.
  */
 function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
   const kept = entries.filter((e) => e.text.length > 0)
   if (kept.length === 0) return []
   const blocks = kept.map((e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${e.text.trim()}`)
   const pre = markOf(context, CLAUDE_PREAMBLE)
-  const post = markOf(context, CLAUDE_POSTAMBLE)
-  const text = `${pre.mark}\n\n${blocks.join('\n\n')}\n\n${post.mark}`
+  const text = `${pre.mark}\n\n${blocks.join('\n\n')}\n</system-reminder>`
   return [
     part(context, {
       placement: 'first-user-message',
       role: 'user',
       text,
       files: kept.map((e) => e.path),
-      marks: [pre, post],
+      marks: [pre],
     }),
   ]
 }
