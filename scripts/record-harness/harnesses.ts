@@ -175,10 +175,13 @@ const codex: HarnessRecorder = {
   request: (path) => path.includes('/responses'),
   extract(body) {
     const input = (body as { input?: { role?: string; content?: unknown }[] }).input ?? []
-    // Its own user-role message, before the environment context and the prompt.
+    // A content item of its own in the user-role message before the prompt (the environment context is the next item).
     for (const item of input) {
-      const text = item.role === 'user' ? contentText(item.content) : ''
-      if (text.startsWith('# AGENTS.md instructions for ')) return { 'separate-message': text }
+      if (item.role !== 'user' || !Array.isArray(item.content)) continue
+      for (const c of item.content as { text?: unknown }[]) {
+        if (typeof c.text === 'string' && c.text.startsWith('# AGENTS.md instructions for '))
+          return { 'separate-message': c.text }
+      }
     }
     return {}
   },
