@@ -71,8 +71,19 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
         ctx.exit(EXIT.ok)
         return
       }
-      const explained = await explainInstructions({ cwd: options.cwd, root, mode: options.mode, file: path })
-      const tone = explained.status === 'included' ? 'green' : 'yellow'
+      const explained = await explainInstructions({
+        cwd: options.cwd,
+        root,
+        mode: options.mode,
+        paths: options.paths,
+        file: path,
+      })
+      const tone =
+        explained.status === 'included' || explained.status === 'late-bound'
+          ? 'green'
+          : explained.status === 'on-demand'
+            ? 'cyan'
+            : 'yellow'
       print.out(
         options.json
           ? json({ kind: 'instructions', ...explained })

@@ -175,7 +175,25 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
       mode: options.mode,
       preload: project.discovery.preload,
       files: project.discovery.files.map((f) => inspectFile(f, root, fileTokens, importedTokens)),
+      // Loaded only when the agent works near them; the late-bound ones arrive with a tool result, outside the cached prefix.
+      onDemand: project.discovery.onDemand.map((f) => ({
+        path: f.path,
+        shown: shown(f.path, root),
+        when: f.when,
+        tokens: f.tokens,
+        bytes: f.bytes,
+        loadedFor: f.loadedFor.map((p) => shown(p, root)),
+        lands: f.loadedFor.length > 0 ? ('tool-result' as const) : null,
+      })),
       diagnostics: project.discovery.diagnostics,
+      // Where the harness of --mode puts each part of its instruction text (show --as-harness prints the text).
+      harness: project.discovery.harness.parts.map((p) => ({
+        placement: p.placement,
+        role: p.role,
+        tokens: p.tokens,
+        exact: p.exact,
+        files: p.files.map((f) => shown(f, root)),
+      })),
     },
     rules: project.judged.map(({ rule, decision }) => ({
       id: rule.id,

@@ -103,6 +103,30 @@ function render(data: InspectData, paint: Paint): string {
     fileRows(data.instructions.files, 0, rows)
     out.push(...indent(table(rows, ['left', 'right', 'right', 'left'], paint)))
   }
+  if (data.instructions.onDemand.length > 0) {
+    out.push('', h('On demand (loaded with a tool result, never in the cached prefix)'))
+    const rows: (Cell | string)[][] = [
+      ['file', 'tokens', ''].map((text) => ({ text, tone: 'bold' as const })),
+    ]
+    for (const f of data.instructions.onDemand)
+      rows.push([
+        f.shown,
+        groupDigits(f.tokens),
+        f.loadedFor.length > 0
+          ? { text: `late-bound: loaded for ${f.loadedFor.join(', ')}`, tone: 'green' }
+          : `on demand, ${f.when}`,
+      ])
+    out.push(...indent(table(rows, ['left', 'right', 'left'], paint)))
+  }
+  if (data.instructions.mode !== 'sysprompt' && data.instructions.harness.length > 0) {
+    out.push('', h(`Where ${data.instructions.mode} puts them (show --as-harness prints the text)`))
+    const rows: (Cell | string)[][] = [
+      ['part', 'role', 'tokens', 'files'].map((text) => ({ text, tone: 'bold' as const })),
+    ]
+    for (const p of data.instructions.harness)
+      rows.push([p.placement, p.role, groupDigits(p.tokens), p.files.join(', ')])
+    out.push(...indent(table(rows, ['left', 'left', 'right', 'left'], paint)))
+  }
   for (const d of data.instructions.diagnostics) out.push(`  ${paint('yellow', '!')} ${d.message}`)
   if (data.rules.length > 0) {
     out.push('', h('Rules (.sysprompt/rules)'))

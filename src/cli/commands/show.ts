@@ -26,6 +26,26 @@ export function buildWarnings(project: ProjectPrompt): string[] {
 
 type Format = (typeof FORMATS)[number]
 
+const PLACES = {
+  'system-prompt': 'system prompt',
+  'first-user-message': 'first user message',
+  'separate-message': 'a message of its own',
+  'tool-result': 'a tool result (late-bound, outside the cached prefix)',
+} as const
+
+/** The harness view as text: each part under a line saying where it lands, its role and tokens. */
+function harnessText(project: ProjectPrompt): string {
+  const { harness } = project.discovery
+  if (harness.parts.length === 0) return `(${harness.mode} sends no instruction files here)\n`
+  return harness.parts
+    .map((p) => {
+      const exact = p.exact ? '' : ', framing not reproduced'
+      const head = `=== ${harness.mode}: ${PLACES[p.placement]}, ${p.role} role, ${p.tokens} tokens${exact} ===`
+      return `${head}\n${p.text}${p.text.endsWith('\n') ? '' : '\n'}`
+    })
+    .join('\n')
+}
+
 /** `--format`, or `json` for `--json`; both naming different formats is a usage error. */
 function chosenFormat(raw: RawOptions): Format {
   const format = raw.format as Format | undefined
@@ -49,6 +69,10 @@ export function registerShow(program: Command, ctx: CommandContext): void {
           '--format <format>',
           'text (default): the prompt itself; json: the compiled prompt (what `diff` reads), as --json; anthropic, openai, gemini: the request fields',
         ).choices(FORMATS),
+      )
+      .option(
+        '--as-harness',
+        'print what the --mode harness itself sends for its instruction files, part by part, and where each part lands (with --json: the parts as data)',
       ),
   )
     .addHelpText(
@@ -65,6 +89,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
           'sysprompt show --preset layered --mode codex',
           'the layered preset with instructions as Codex finds them',
         ],
+        ['sysprompt show --mode claude --as-harness', 'the instruction part exactly as Claude Code sends it'],
       ]),
     )
     .action(async (raw: RawOptions) => {
@@ -72,6 +97,16 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
+      if (raw.asHarness === true) {
+        if (format !== 'text' && format !== 'json')
+          throw new UsageError(
+            `--as-harness prints text or JSON, not ${format}`,
+            'drop --format or use --json',
+          )
+        print.out(format === 'json' ? json(project.discovery.harness) : harnessText(project))
+        ctx.exit(EXIT.ok)
+        return
+      }
       const compiled = requireCompiled(project)
       for (const warning of buildWarnings(project)) print.warn(warning)
       if (format === 'text') {

@@ -2,6 +2,7 @@ import type { ProjectPrompt } from '../../node/project/project.js'
 import { keyNamespace } from '../../template/index.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'
+import { lintLateBoundRules } from './late-bound.js'
 import { lintBudget, lintCache, lintCompileWarnings } from './prompt.js'
 import { scanSecrets } from './secrets.js'
 import { scanSpecialTokens } from './special-tokens.js'
@@ -108,6 +109,7 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
     findings.push(...locate(file.path, file.text, hits))
   }
   findings.push(...lintInstructions(project, files))
+  findings.push(...lintLateBoundRules(project, files))
   const { compiled, failure } = project
   if (compiled !== undefined) {
     findings.push(...lintBudget(compiled, options.maxTokens))

@@ -1,8 +1,10 @@
 import { homedir } from 'node:os'
 import { parse, relative, resolve, sep } from 'node:path'
+import { countTokens, resolveTokenizer } from '../../compile/tokenizers.js'
 import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { isInside } from '../safe-read.js'
 import { findGitRoot } from './git-root.js'
+import type { OnDemandCandidate } from './on-demand.js'
 import type {
   DiscoverInstructionsOptions,
   InstructionDiagnostic,
@@ -34,6 +36,8 @@ export class DiscoveryContext {
   walk: { dirs: readonly string[]; description: string } = { dirs: [], description: '' }
   /** Every file name the mode reads in a walked directory (for explanations). */
   candidates: readonly string[] = []
+  /** Files the mode found that the harness loads only when the agent works near them, in the order found. */
+  readonly onDemand: OnDemandCandidate[] = []
 
   constructor(
     readonly mode: InstructionMode,
@@ -56,7 +60,13 @@ export class DiscoveryContext {
       maxBytes: number | undefined
       imports: boolean
       preload: PreloadRequest
+      /** Working paths, absolute. */
+      paths: readonly string[]
     },
+    /** Counts tokens with the tokenizer asked for. */
+    readonly count: (text: string) => number,
+    /** The name of that tokenizer. */
+    readonly tokenizerName: string,
   ) {}
 
   /** Records a decision, except that a duplicate or refused re-import never hides a file that was loaded. */
@@ -146,8 +156,15 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
       maxBytes: options.maxBytes,
       imports: options.imports ?? true,
       preload: options.preload ?? 'full',
+      paths: (options.paths ?? []).map((path) => resolve(cwd, path)),
     },
+    ...tokenCounter(options),
   )
   context.diagnostics.push(...diagnostics)
   return context
+}
+
+function tokenCounter(options: DiscoverInstructionsOptions): [(text: string) => number, string] {
+  const tokenizer = resolveTokenizer(options.tokenizer)
+  return [(text) => countTokens(tokenizer, text), tokenizer.name]
 }

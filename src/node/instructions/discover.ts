@@ -4,7 +4,9 @@ import { type BudgetCut, groupDigits, nearestFirst, omissionNotice, rootFirstSil
 import { createContext, type DiscoveryContext } from './context.js'
 import { ImportOutcomes } from './import-outcomes.js'
 import { importFates, markCutImports } from './import-spans.js'
+import { harnessView, type ViewEntry } from './modes/harness-views.js'
 import { MODES } from './modes/index.js'
+import { resolveOnDemand } from './on-demand.js'
 import { capBytes, capWords, type ModePlan, type PlannedEntry } from './plan.js'
 import { type Block, renderBlocks } from './render.js'
 import { synopsis } from './synopsis.js'
@@ -50,6 +52,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
   const cuts = preload === 'none' ? bodies.map((kept) => ({ kept, omitted: 0 })) : applyCap(plan, bodies)
   const files: InstructionFile[] = []
   const blocks: Block[] = []
+  const viewed: ViewEntry[] = []
   let cutSomething = false
   const dropped: string[] = []
   const imports = new ImportOutcomes()
@@ -71,7 +74,9 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     } else {
       files.push({ ...entry.file, truncated })
     }
-    blocks.push(block(context, plan, entry, cut))
+    const made = block(context, plan, entry, cut)
+    blocks.push(made)
+    viewed.push({ path: entry.path, kind: entry.kind, text: made.body })
     record(context, plan, entry, cut, files.length)
   })
   const gone = imports.record(context, plan, new Set(files.map((file) => file.path)))
@@ -87,11 +92,16 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
         : cutSomething || dropped.length > 0
           ? 'truncated'
           : 'full'
+  const { onDemand, lateBound } = resolveOnDemand(context, context.onDemand)
+  const text = preload === 'none' ? '' : renderBlocks(blocks)
   return {
     files,
-    text: preload === 'none' ? '' : renderBlocks(blocks),
+    text,
     preload: preloadClass,
     diagnostics: context.diagnostics,
+    onDemand,
+    lateBound,
+    harness: harnessView(context, preload === 'none' ? [] : viewed, lateBound, text),
   }
 }
 

@@ -9,11 +9,16 @@ export { explainInstructions } from './explain.js'
 export { findImportLines, type ImportLine, MAX_IMPORT_DEPTH } from './imports.js'
 export { INSTRUCTION_MODES } from './modes/index.js'
 export { DEFAULT_NAMES, OVERRIDE_NAME } from './modes/sysprompt.js'
+export { ON_DEMAND_DIR_LIMIT } from './on-demand.js'
 export { READ_LIMIT } from './read.js'
 export { header } from './render.js'
 export { synopsis } from './synopsis.js'
 export type {
   DiscoverInstructionsOptions,
+  HarnessMark,
+  HarnessPart,
+  HarnessPlacement,
+  HarnessView,
   InstructionDiagnostic,
   InstructionDiagnosticCode,
   InstructionDiscovery,
@@ -21,6 +26,9 @@ export type {
   InstructionFile,
   InstructionMode,
   InstructionReasonCode,
+  LateBoundFile,
+  OnDemandFile,
+  OnDemandTrigger,
   PreloadClass,
   PreloadRequest,
 } from './types.js'

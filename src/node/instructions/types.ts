@@ -1,3 +1,4 @@
+import type { Tokenizer, TokenizerName } from '../../compile/index.js'
 import type { FileSystemAdapter } from '../adapters.js'
 
 /**
@@ -58,6 +59,14 @@ export interface DiscoverInstructionsOptions {
   /** What to preload; default `full`. */
   preload?: PreloadRequest
   /**
+   * Working paths (absolute, or relative to `cwd`): the files the agent
+   * reads or edits. Files the harness loads on demand for them become
+   * `lateBound` entries; without paths they are only listed in `onDemand`.
+   */
+  paths?: readonly string[]
+  /** Counts the tokens of on-demand files and harness views; default `o200k`. */
+  tokenizer?: Tokenizer | TokenizerName
+  /**
    * Where walks towards the file-system root stop (inclusive), for tests and
    * sandboxes; defaults to the file-system root. The `.git` search stops here too.
    */
@@ -98,6 +107,7 @@ export type InstructionDiagnosticCode =
   | 'import-missing'
   | 'import-cycle'
   | 'import-too-deep'
+  | 'on-demand-limit'
 
 /** Something a user can fix or should know about, as data. */
 export interface InstructionDiagnostic {
@@ -108,6 +118,85 @@ export interface InstructionDiagnostic {
   path?: string
 }
 
+/**
+ * When a harness loads a file on demand: when the agent works under a
+ * directory (nested CLAUDE.md, Gemini's just-in-time context, opencode's
+ * lazy AGENTS.md), or reads a file matching globs relative to `base`
+ * (`.claude/rules/*.md` with `paths:`).
+ */
+export type OnDemandTrigger =
+  | { kind: 'under'; dir: string }
+  | { kind: 'matches'; globs: readonly string[]; base: string }
+
+/** A file the harness loads only when the agent reads or edits a file it covers (SPEC §6 on demand). */
+export interface OnDemandFile {
+  /** Absolute path. */
+  path: string
+  /** The condition, as a user reads it: `when the agent works under src/api`. */
+  when: string
+  trigger: OnDemandTrigger
+  /** Tokens of the text the harness delivers for it. */
+  tokens: number
+  bytes: number
+  hash: string
+  /** The working paths (`paths`) that load it; empty when none does. */
+  loadedFor: string[]
+}
+
+/**
+ * An on-demand file loaded for a working path: late-bound, delivered with a
+ * tool result (its own slot), never part of the cached prefix.
+ */
+export interface LateBoundFile {
+  path: string
+  /** The text as the harness delivers it. */
+  text: string
+  tokens: number
+  bytes: number
+  hash: string
+  /** The working paths that load it. */
+  loadedFor: string[]
+}
+
+/**
+ * Where a harness puts a part of its instruction text: its system prompt,
+ * the first user message, a message of its own (Codex's user-role
+ * instructions message), or a tool result (late-bound files).
+ */
+export type HarnessPlacement = 'system-prompt' | 'first-user-message' | 'separate-message' | 'tool-result'
+
+/** Prose of the harness's own that a view marks instead of copying (`[Claude Code preamble: 59 tokens]`). */
+export interface HarnessMark {
+  /** The mark as it stands in `text`. */
+  mark: string
+  /** Tokens of the prose it stands for, with the tokenizer asked for (an estimate for other tokenizers). */
+  tokens: number
+}
+
+/** One part of a harness view: a block of text the harness sends, and where it goes. */
+export interface HarnessPart {
+  placement: HarnessPlacement
+  /** The role of the message that carries it. */
+  role: 'system' | 'user' | 'tool'
+  /** The instruction part as the harness emits it: its headings, separators, path lines and labels; marks where it has prose of its own. */
+  text: string
+  /** The span compared byte for byte with a recording: `text` after the first mark and before the line breaks that precede the next (all of `text` when there is none). */
+  compared: string
+  /** Tokens of the part, marks counted as the prose they stand for. */
+  tokens: number
+  marks: HarnessMark[]
+  /** The files it carries, absolute, in order. */
+  files: string[]
+  /** False where the framing could not be read from the harness's published source (it follows its documentation instead). */
+  exact: boolean
+}
+
+/** What a harness sends for its instruction files (SPEC §6 harness view). */
+export interface HarnessView {
+  mode: InstructionMode
+  parts: HarnessPart[]
+}
+
 /** What `discoverInstructions` returns. */
 export interface InstructionDiscovery {
   /** Loaded files in load order (`claude` mode: each import is an entry right after its importer). */
@@ -116,6 +205,12 @@ export interface InstructionDiscovery {
   text: string
   preload: PreloadClass
   diagnostics: InstructionDiagnostic[]
+  /** Files the harness loads only when the agent works near them (harness modes; empty in `sysprompt`, `codex` and `pi` mode). */
+  onDemand: OnDemandFile[]
+  /** The on-demand files that the working `paths` load: late-bound, never in `text`. */
+  lateBound: LateBoundFile[]
+  /** The text and placement that the mode's harness itself sends for these files. */
+  harness: HarnessView
 }
 
 /** Why a file was or was not loaded (stable codes, for tools and tests). */
@@ -139,12 +234,15 @@ export type InstructionReasonCode =
   | 'unreadable'
   | 'import-cycle'
   | 'import-too-deep'
+  | 'on-demand'
+  | 'late-bound'
 
 /** What `explainInstructions` returns for one file. */
 export interface InstructionExplanation {
   /** The file asked about, absolute. */
   file: string
-  status: 'included' | 'truncated' | 'skipped'
+  /** `on-demand`: loaded only when the agent works near it; `late-bound`: loaded for one of the working paths, with a tool result. */
+  status: 'included' | 'truncated' | 'skipped' | 'on-demand' | 'late-bound'
   code: InstructionReasonCode
   /** One sentence a user can act on. */
   reason: string

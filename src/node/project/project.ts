@@ -72,7 +72,13 @@ export async function buildProject(
   const [overrides, rules, discovery] = await Promise.all([
     loadFragments(fragmentDirs({ projectRoot: root, builtinDir: null, env })),
     loadRules(root),
-    discoverInstructions({ cwd, root, mode: options.mode }),
+    discoverInstructions({
+      cwd,
+      root,
+      mode: options.mode,
+      paths: options.paths,
+      tokenizer: options.tokenizer,
+    }),
   ])
   const chosen = await chooseTemplate(options, root, overrides)
   const tools = options.tools === undefined ? [] : await readToolsFile(options.tools)

@@ -47,7 +47,8 @@ describe('claude mode: files and order', () => {
     expect(
       await explainInstructions({ ...options, file: join(repo, '.claude/rules/ts-only.md') }),
     ).toMatchObject({
-      code: 'conditional-rule',
+      code: 'on-demand',
+      status: 'on-demand',
     })
     expect(await explainInstructions({ ...options, file: join(repo, 'AGENTS.md') })).toMatchObject({
       code: 'fallback-unused',

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml'
 import { byCodeUnit } from '../../../registry/tool-order.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
+import { nestedOnDemand } from '../on-demand.js'
 import { distanceFrom, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 import { type ClaudeImportScope, claudeImports } from './claude-imports.js'
@@ -24,8 +25,11 @@ const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
  * - `AGENTS.md` only as a fallback, in the place of `CLAUDE.md`, when no
  *   `CLAUDE.md` or `.claude/CLAUDE.md` exists on the whole walk;
  * - rules whose front matter has `paths:` are attached only when a matching
- *   file is read, so they are not loaded at start; the others are, without
- *   their front matter;
+ *   file is read, so they are on demand (globs relative to the directory
+ *   holding `.claude`, or to cwd for the user's rules); the others load at
+ *   start; both without their front matter;
+ * - `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` in directories
+ *   below cwd are loaded when the agent reads a file under them: on demand;
  * - imports: each imported file is its own entry right after its importer,
  *   depth first, at most 5 deep; the `@` line stays as text; imports outside
  *   cwd are dropped (no approval is assumed; see `claude-imports.ts`);
@@ -44,7 +48,7 @@ export const claudeMode: ModeRules = {
     const globalDir = join(context.home, '.claude')
     const globals = context.options.globalFiles ?? [
       join(globalDir, 'CLAUDE.md'),
-      ...(await rules(context, join(globalDir, 'rules'), [globalDir])),
+      ...(await rules(context, join(globalDir, 'rules'), [globalDir], context.cwd)),
     ]
     for (const path of globals) {
       if (!(await isFile(context, path))) continue
@@ -55,7 +59,7 @@ export const claudeMode: ModeRules = {
       const candidates = [
         join(dir, 'CLAUDE.md'),
         join(dir, '.claude', 'CLAUDE.md'),
-        ...(await rules(context, join(dir, '.claude', 'rules'), context.confinementFor(dir))),
+        ...(await rules(context, join(dir, '.claude', 'rules'), context.confinementFor(dir), dir)),
         join(dir, 'CLAUDE.local.md'),
       ]
       const agents = join(dir, 'AGENTS.md')
@@ -71,9 +75,13 @@ export const claudeMode: ModeRules = {
         entries.push(...(await load(context, path, 'project', context.confinementFor(dir), scope)))
       }
     }
+    await nestedOnDemand(context, NESTED_NAMES)
     return { entries, cap: optionalCap(context) }
   },
 }
+
+/** The files of a directory below cwd that Claude Code loads when the agent reads a file there. */
+const NESTED_NAMES: readonly string[] = ['CLAUDE.md', join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md']
 
 async function load(
   context: DiscoveryContext,
@@ -117,21 +125,25 @@ async function anyPresent(
 
 /**
  * The rule files loaded at start from a rules directory: Markdown files,
- * recursively (links to directories are not followed), sorted by path,
- * without those whose front matter has `paths:` (recorded as conditional).
+ * recursively (links to directories are not followed), sorted by path.
+ * Those whose front matter has `paths:` are recorded as on demand instead,
+ * their globs relative to `base`.
  */
-async function rules(context: DiscoveryContext, dir: string, roots: readonly string[]): Promise<string[]> {
+async function rules(
+  context: DiscoveryContext,
+  dir: string,
+  roots: readonly string[],
+  base: string,
+): Promise<string[]> {
   const files = (await listMarkdown(dir)).sort(byCodeUnit)
   const loaded: string[] = []
   for (const path of files) {
     const read = await loadFound(context, path, roots)
     if (read === undefined) continue
-    if (hasPaths(read.text)) {
-      context.skip(
-        path,
-        'conditional-rule',
-        'its front matter has `paths:`, so Claude Code attaches it only when a matching file is read',
-      )
+    const globs = pathGlobs(read.text)
+    if (globs !== undefined) {
+      const text = read.text.replace(FRONT_MATTER, '')
+      context.onDemand.push({ loaded: read, trigger: { kind: 'matches', globs, base }, text })
       continue
     }
     loaded.push(path)
@@ -139,15 +151,21 @@ async function rules(context: DiscoveryContext, dir: string, roots: readonly str
   return loaded
 }
 
-function hasPaths(text: string): boolean {
+/** The `paths:` globs of a rule's front matter (a list, or one comma-separated string); `undefined` when it has none. */
+function pathGlobs(text: string): string[] | undefined {
   const yaml = FRONT_MATTER.exec(text)?.[1]
-  if (yaml === undefined) return false
+  if (yaml === undefined) return undefined
+  let data: unknown
   try {
-    const data: unknown = parseYaml(yaml)
-    return typeof data === 'object' && data !== null && (data as Record<string, unknown>).paths != null
+    data = parseYaml(yaml)
   } catch {
-    return false
+    return undefined
   }
+  if (typeof data !== 'object' || data === null) return undefined
+  const paths = (data as Record<string, unknown>).paths
+  if (paths == null) return undefined
+  const list = Array.isArray(paths) ? paths : String(paths).split(',')
+  return list.map((glob) => String(glob).trim()).filter((glob) => glob.length > 0)
 }
 
 async function listMarkdown(dir: string): Promise<string[]> {

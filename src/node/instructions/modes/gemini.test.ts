@@ -39,8 +39,10 @@ describe('gemini mode: files and order', () => {
     expect(await explainInstructions({ ...options, file: join(repo, 'CLAUDE.md') })).toMatchObject({
       code: 'not-a-candidate',
     })
+    // Below cwd: not read at start-up, but just-in-time context when the agent works there.
     expect(await explainInstructions({ ...options, file: 'src/GEMINI.md' })).toMatchObject({
-      code: 'outside-walk',
+      status: 'on-demand',
+      code: 'on-demand',
     })
   })
 

@@ -3,6 +3,7 @@ import { byCodeUnit } from '../../../registry/tool-order.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
 import { trimInlined } from '../import-spans.js'
+import { nestedOnDemand } from '../on-demand.js'
 import { type ModeRules, optionalCap, type PlannedEntry, plannedEntry, uniqueNames } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 import { inlineGeminiImports } from './gemini-imports.js'
@@ -15,8 +16,9 @@ import { inlineGeminiImports } from './gemini-imports.js'
  * - global: each name in `~/.gemini`, in name order;
  * - project walk from cwd up to the git root (or the `root` option);
  *   outside a git repository, cwd alone; `~/.gemini` is never a project
- *   directory; nothing below cwd is read at start-up; when cwd is the home
- *   directory there is no project walk;
+ *   directory; nothing below cwd is read at start-up (files there arrive
+ *   just in time, with the result of a tool that touches their directory:
+ *   on demand); when cwd is the home directory there is no project walk;
  * - order: global first, then the project paths sorted as plain strings
  *   (so `Apps/GEMINI.md` comes before the root's `GEMINI.md`);
  * - imports: `@path` references inlined with HTML comment markers, depth 5,
@@ -61,6 +63,8 @@ export const geminiMode: ModeRules = {
       const entry = await load(context, path, 'project', context.root)
       if (entry !== undefined) entries.push(entry)
     }
+    // Just-in-time context is read without imports inlined here (see on-demand.ts); trimmed as at start-up.
+    if (context.cwd !== context.home) await nestedOnDemand(context, names, { shape: (text) => text.trim() })
     return { entries, cap: optionalCap(context) }
   },
 }

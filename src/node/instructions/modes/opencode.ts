@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
+import { nestedOnDemand } from '../on-demand.js'
 import { type EntryShape, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 
@@ -24,6 +25,8 @@ const SKIP_EMPTY: EntryShape = {
  *   that name is read; the other names are ignored (`names` too);
  * - blank files add nothing to the prompt and are skipped;
  * - order: global, then **nearest first** (cwd → root);
+ * - below cwd, the first of the names in each directory is loaded when
+ *   the agent reads a file under it (lazy): on demand;
  * - no imports (its config `instructions` globs are not reproduced);
  *   no cap (an explicit `maxBytes` applies the nearest-first budget).
  */
@@ -71,6 +74,7 @@ export const opencodeMode: ModeRules = {
         if (entry !== undefined) entries.push(entry)
       }
     }
+    await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true })
     return { entries, cap: optionalCap(context) }
   },
 }

@@ -1,0 +1,150 @@
+/**
+ * Records what the published harnesses send for their instruction files,
+ * as fixtures for `test/harness-recordings.test.ts`.
+ *
+ * NOT RUN IN CI: it installs the harness packages from npm (into a
+ * temporary directory that is deleted afterwards; nothing of them is
+ * committed) and runs each one. Run it by hand after a harness release:
+ *
+ *   npx tsx scripts/record-harness/record.ts [--only pi,gemini] [--keep] [--raw]
+ *
+ * For every harness and every tree of `test/fixtures/harness/trees.ts` it
+ * builds the tree and an empty home in a temporary directory, points the
+ * harness at a mock model server on 127.0.0.1 (`mock-server.ts`), runs one
+ * non-interactive turn, takes the request the harness sent, cuts out the
+ * instruction part (see each `extract` in `harnesses.ts`) and writes it to
+ * `test/fixtures/harness/<mode>@<version>/<tree>.<placement>.txt`, with
+ * the tree's path written as `<ROOT>` and the home directory as `<HOME>`;
+ * `<tree>.parts.json` lists the placements found.
+ */
+import { execFile, spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, parse } from 'node:path'
+import { parseArgs, promisify } from 'node:util'
+import { type HarnessTree, HOME, ROOT, TREES } from '../../test/fixtures/harness/trees.js'
+import { type HarnessRecorder, RECORDERS } from './harnesses.js'
+import { startMockModelServer } from './mock-server.js'
+
+const run = promisify(execFile)
+const here = dirname(new URL(import.meta.url).pathname)
+const fixtures = join(here, '..', '..', 'test', 'fixtures', 'harness')
+/** How long one harness turn may take on a busy machine. */
+const TURN_MS = 180_000
+
+async function buildTree(base: string, entries: Record<string, string>): Promise<void> {
+  for (const [rel, text] of Object.entries(entries)) {
+    const path = join(base, ...rel.split('/'))
+    if (rel.endsWith('/')) await mkdir(path, { recursive: true })
+    else {
+      await mkdir(dirname(path), { recursive: true })
+      await writeFile(path, text)
+    }
+  }
+}
+
+/** Harnesses that walk up to the file-system root would read a stray AGENTS.md above the temp directory: refuse. */
+async function checkAncestors(dir: string): Promise<void> {
+  const names = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD', 'GEMINI.md', 'CONTEXT.md']
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    for (const name of names) {
+      if (await stat(join(d, name)).catch(() => undefined))
+        throw new Error(
+          `${join(d, name)} lies above the temporary directory and would be read; remove it or set TMPDIR`,
+        )
+    }
+    if (d === parse(d).root) return
+  }
+}
+
+async function install(recorder: HarnessRecorder, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  await writeFile(join(dir, 'package.json'), '{"private":true}\n')
+  const spec = `${recorder.pkg}@${recorder.version}`
+  console.log(`installing ${spec}`)
+  await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', spec], {
+    cwd: dir,
+    maxBuffer: 1 << 26,
+  })
+  return join(dir, 'node_modules', ...recorder.bin.split('/'))
+}
+
+function toPlaceholders(text: string, root: string, home: string): string {
+  return text.split(root).join(ROOT).split(home).join(HOME)
+}
+
+async function recordTree(
+  recorder: HarnessRecorder,
+  bin: string,
+  tree: HarnessTree,
+  work: string,
+  raw: boolean,
+): Promise<void> {
+  const base = await realpath(await mkdtemp(join(work, `${tree.name}-`)))
+  const root = join(base, 'tree')
+  const home = join(base, 'home')
+  await buildTree(root, tree.files)
+  await buildTree(home, tree.home)
+  await mkdir(home, { recursive: true })
+  const cwd = join(root, ...tree.cwd.split('/').filter(Boolean))
+  const mock = await startMockModelServer()
+  try {
+    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url })
+    const [file, ...prefix] = recorder.native === true ? [bin] : [process.execPath, bin]
+    const child = spawn(file!, [...prefix, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', CI: '1', TERM: 'dumb', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    const request = await Promise.race([
+      mock.next(recorder.request, TURN_MS),
+      exited.then(async (code) => {
+        // It may have exited right after the request that counts.
+        const found = mock.requests.find((r) => recorder.request(r.path, r.body))
+        if (found !== undefined) return found
+        throw new Error(`${recorder.mode} exited (${code}) before calling the model:\n${output.slice(-2000)}`)
+      }),
+    ])
+    child.kill()
+    await exited
+    if (raw) await writeFile(join(base, 'requests.json'), JSON.stringify(mock.requests, null, 2))
+    const parts = recorder.extract(request.body)
+    const out = join(fixtures, `${recorder.mode}@${recorder.version}`)
+    await mkdir(out, { recursive: true })
+    for (const [placement, text] of Object.entries(parts))
+      await writeFile(join(out, `${tree.name}.${placement}.txt`), toPlaceholders(text, root, home))
+    await writeFile(join(out, `${tree.name}.parts.json`), `${JSON.stringify(Object.keys(parts))}\n`)
+    console.log(`  ${recorder.mode} ${tree.name}: ${Object.keys(parts).join(', ') || 'no instruction part'}`)
+  } finally {
+    await mock.close()
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { only: { type: 'string' }, keep: { type: 'boolean' }, raw: { type: 'boolean' } },
+  })
+  const only = values.only?.split(',')
+  // --raw (with --keep) also writes every captured request beside each tree, for reading a new harness version.
+  const keep = values.keep === true || values.raw === true
+  const raw = values.raw === true
+  const work = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-record-')))
+  try {
+    await checkAncestors(work)
+    for (const recorder of RECORDERS.filter((r) => only === undefined || only.includes(r.mode))) {
+      const bin = await install(recorder, join(work, 'packages', recorder.mode))
+      // One harness at a time, one tree at a time: the machine may be small and busy.
+      for (const tree of TREES) await recordTree(recorder, bin, tree, work, raw)
+    }
+  } finally {
+    if (keep) console.log(`kept ${work}`)
+    else await rm(work, { recursive: true, force: true })
+  }
+  console.log(`fixtures in ${fixtures}: ${(await readdir(fixtures)).join(', ')}`)
+}
+
+await main()

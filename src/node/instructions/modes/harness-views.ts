@@ -1,0 +1,249 @@
+import { basename, join } from 'node:path'
+import type { DiscoveryContext } from '../context.js'
+import type { HarnessMark, HarnessPart, HarnessView, InstructionMode, LateBoundFile } from '../types.js'
+
+/** One loaded file as the view sees it: the text the mode keeps for it (after any cap). */
+export interface ViewEntry {
+  path: string
+  kind: 'global' | 'project' | 'import'
+  text: string
+}
+
+/**
+ * Prose a harness wraps around the files, kept as its size only: views
+ * mark its place instead of copying it (a decision of issue 15). Counted
+ * once from the harness's published package with each built-in tokenizer;
+ * `chars` gives the estimate for any other tokenizer.
+ */
+interface Prose {
+  label: string
+  o200k: number
+  cl100k: number
+  chars: number
+}
+
+// Claude Code 2.1.332: the <system-reminder> opening and the paragraph telling the model to follow the files.
+const CLAUDE_PREAMBLE: Prose = { label: 'Claude Code preamble', o200k: 40, cl100k: 39, chars: 211 }
+// Gemini CLI core 0.61.0 renderUserMemory: the precedence and conflict-resolution prose under its heading.
+const GEMINI_PREAMBLE: Prose = { label: 'Gemini CLI preamble', o200k: 161, cl100k: 163, chars: 831 }
+
+function markOf(context: DiscoveryContext, prose: Prose): HarnessMark {
+  const name = context.tokenizerName
+  const tokens = name === 'o200k' || name === 'cl100k' ? prose[name] : Math.ceil(prose.chars / 4)
+  return { mark: `[${prose.label}: ${tokens} tokens]`, tokens }
+}
+
+function part(
+  context: DiscoveryContext,
+  fields: Omit<HarnessPart, 'compared' | 'tokens' | 'marks' | 'exact'> & {
+    marks?: HarnessMark[]
+    exact?: boolean
+  },
+): HarnessPart {
+  const marks = fields.marks ?? []
+  let compared = fields.text
+  let tokens = context.count(fields.text)
+  for (const m of marks) tokens += m.tokens - context.count(m.mark)
+  if (marks[0] !== undefined) {
+    const after = fields.text.slice(fields.text.indexOf(marks[0].mark) + marks[0].mark.length)
+    const next = marks[1] === undefined ? -1 : after.indexOf(marks[1].mark)
+    // Up to the next mark, without the blank line that only separates the two.
+    compared = next === -1 ? after : after.slice(0, next).replace(/\n+$/, '')
+  }
+  return { ...fields, marks, compared, tokens, exact: fields.exact ?? true }
+}
+
+/**
+ * Codex CLI (codex-rs `agents_md.rs`, `user_instructions.rs`): one
+ * user-role message of its own, headed for the working directory; the
+ * global file first, then `--- project-doc ---`, then the project files
+ * joined by a blank line. Codex loads nothing late.
+ */
+function codex(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
+  const global = entries.filter((e) => e.kind === 'global').map((e) => e.text)
+  const project = entries.filter((e) => e.kind !== 'global').map((e) => e.text)
+  const body = [...global, ...(project.length > 0 ? [project.join('\n\n')] : [])].join(
+    '\n\n--- project-doc ---\n\n',
+  )
+  if (body.length === 0) return []
+  const text = `# AGENTS.md instructions for ${context.cwd}\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>`
+  return [
+    part(context, { placement: 'separate-message', role: 'user', text, files: entries.map((e) => e.path) }),
+  ]
+}
+
+/**
+ * Claude Code 2.1.332 (recorded): one text block of the first user
+ * message, a `<system-reminder>` holding its preamble (marked, not copied)
+ * and every file as `Contents of <path> (<kind>):`, a blank line and its
+ * trimmed text, files separated by a blank line.
+ */
+function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
+  const kept = entries.filter((e) => e.text.length > 0)
+  if (kept.length === 0) return []
+  const blocks = kept.map((e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${e.text.trim()}`)
+  const pre = markOf(context, CLAUDE_PREAMBLE)
+  const text = `${pre.mark}\n\n${blocks.join('\n\n')}\n</system-reminder>`
+  return [
+    part(context, {
+      placement: 'first-user-message',
+      role: 'user',
+      text,
+      files: kept.map((e) => e.path),
+      marks: [pre],
+    }),
+  ]
+}
+
+function claudeKind(context: DiscoveryContext, entry: ViewEntry): string {
+  if (entry.path.startsWith(join(context.home, '.claude')))
+    return "user's private global instructions for all projects"
+  if (basename(entry.path) === 'CLAUDE.local.md') return "user's private project instructions, not checked in"
+  return 'project instructions, checked into the codebase'
+}
+
+/** Gemini CLI's block per file (`concatenateInstructions`), absolute paths with `/`. */
+function geminiBlocks(files: readonly { path: string; text: string }[]): string {
+  return files
+    .filter((f) => f.text.trim().length > 0)
+    .map((f) => `--- Context from: ${f.path} ---\n${f.text.trim()}\n--- End of Context from: ${f.path} ---`)
+    .join('\n\n')
+}
+
+/**
+ * Gemini CLI core 0.61.0 (tiered context): global memory in the system
+ * instruction under `# Contextual Instructions (<names>)` and its prose;
+ * project memory in the first user message inside `<loaded_context>` and
+ * `<project_context>`; files below cwd appended to a tool result as
+ * just-in-time context.
+ */
+function gemini(
+  context: DiscoveryContext,
+  entries: readonly ViewEntry[],
+  late: readonly LateBoundFile[],
+): HarnessPart[] {
+  const parts: HarnessPart[] = []
+  const global = entries.filter((e) => e.kind === 'global')
+  const project = entries.filter((e) => e.kind !== 'global')
+  const globalText = geminiBlocks(global)
+  if (globalText.length > 0) {
+    const names = ['GEMINI.md', ...(context.options.names ?? [])].filter((n, i, all) => all.indexOf(n) === i)
+    const pre = markOf(context, GEMINI_PREAMBLE)
+    const text = `# Contextual Instructions (${names.join(', ')})\n${pre.mark}\n\n<loaded_context>\n${globalText}\n</loaded_context>`
+    parts.push(
+      part(context, {
+        placement: 'system-prompt',
+        role: 'system',
+        text,
+        files: global.map((e) => e.path),
+        marks: [pre],
+      }),
+    )
+  }
+  const projectText = geminiBlocks(project)
+  if (projectText.length > 0) {
+    const text = `<loaded_context>\n<project_context>\n${projectText}\n</project_context>\n</loaded_context>`
+    parts.push(
+      part(context, {
+        placement: 'first-user-message',
+        role: 'user',
+        text,
+        files: project.map((e) => e.path),
+      }),
+    )
+  }
+  const lateText = geminiBlocks(late)
+  if (lateText.length > 0) {
+    const text = `\n\n--- Newly Discovered Project Context ---\n${lateText}\n--- End Project Context ---`
+    parts.push(
+      part(context, { placement: 'tool-result', role: 'tool', text, files: late.map((f) => f.path) }),
+    )
+  }
+  return parts
+}
+
+/**
+ * pi (`core/system-prompt.ts`): appended to the system prompt under
+ * `# Project Context`, each file as `## <path>`, a blank line, its text as
+ * read and a blank line.
+ */
+function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
+  if (entries.length === 0) return []
+  const files = entries.map((e) => `## ${e.path}\n\n${e.text}\n\n`).join('')
+  const text = `# Project Context\n\nProject-specific instructions and guidelines:\n\n${files}`
+  return [
+    part(context, { placement: 'system-prompt', role: 'system', text, files: entries.map((e) => e.path) }),
+  ]
+}
+
+/**
+ * opencode (`session/instruction.ts`): each file as `Instructions from:
+ * <path>`, a line break and its text, in the system prompt, one line
+ * break between files. The framing of its lazily loaded files is not
+ * reproduced (they are listed as a tool-result part without it).
+ */
+function opencode(
+  context: DiscoveryContext,
+  entries: readonly ViewEntry[],
+  late: readonly LateBoundFile[],
+): HarnessPart[] {
+  const parts: HarnessPart[] = []
+  if (entries.length > 0) {
+    const text = entries.map((e) => `Instructions from: ${e.path}\n${e.text}`).join('\n')
+    parts.push(
+      part(context, { placement: 'system-prompt', role: 'system', text, files: entries.map((e) => e.path) }),
+    )
+  }
+  parts.push(...unframedLate(context, late))
+  return parts
+}
+
+/** Late-bound files of a harness whose tool-result framing is not reproduced: their texts, marked inexact. */
+function unframedLate(context: DiscoveryContext, late: readonly LateBoundFile[]): HarnessPart[] {
+  if (late.length === 0) return []
+  const text = late.map((f) => f.text).join('\n\n')
+  return [
+    part(context, {
+      placement: 'tool-result',
+      role: 'tool',
+      text,
+      files: late.map((f) => f.path),
+      exact: false,
+    }),
+  ]
+}
+
+/** sysprompt's own: the discovery text, in the system prompt. */
+function sysprompt(context: DiscoveryContext, entries: readonly ViewEntry[], text: string): HarnessPart[] {
+  if (text.length === 0) return []
+  return [
+    part(context, { placement: 'system-prompt', role: 'system', text, files: entries.map((e) => e.path) }),
+  ]
+}
+
+/**
+ * The harness view of one discovery (SPEC §6): the text and placement the
+ * mode's harness sends for the files it loaded, with the late-bound files
+ * where the harness puts them.
+ */
+export function harnessView(
+  context: DiscoveryContext,
+  entries: readonly ViewEntry[],
+  late: readonly LateBoundFile[],
+  text: string,
+): HarnessView {
+  const mode: InstructionMode = context.mode
+  const parts =
+    mode === 'codex'
+      ? codex(context, entries)
+      : mode === 'claude'
+        ? [...claude(context, entries), ...unframedLate(context, late)]
+        : mode === 'gemini'
+          ? gemini(context, entries, late)
+          : mode === 'pi'
+            ? pi(context, entries)
+            : mode === 'opencode'
+              ? opencode(context, entries, late)
+              : sysprompt(context, entries, text)
+  return { mode, parts }
+}

@@ -1,0 +1,74 @@
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { cli, fast, json, makeGitDir, useSandbox, write } from './cli.test-helper.js'
+
+// What each agent really receives: files loaded on demand, as the built CLI reports them.
+useSandbox()
+
+describe('on demand', () => {
+  let repo: string
+  beforeAll(async () => {
+    repo = await makeGitDir('on-demand')
+    await write(join(repo, 'CLAUDE.md'), '# Root\n')
+    await write(join(repo, 'pkg', 'api', 'CLAUDE.md'), '# API\n\nUse the client.\n')
+    await write(join(repo, '.claude', 'rules', 'ts.md'), '---\npaths: ["**/*.ts"]\n---\nStrict TypeScript.\n')
+  })
+
+  it('inspect lists nested files and path rules as on demand, not skipped', async () => {
+    const r = await cli(['inspect', '--mode', 'claude', ...fast], { cwd: repo })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('On demand (loaded with a tool result, never in the cached prefix)')
+    expect(r.stdout).toContain('on demand, when the agent works under pkg/api')
+    expect(r.stdout).toContain('on demand, when the agent reads a file matching **/*.ts')
+  })
+
+  it('--path turns them into late-bound entries, in inspect --json and in explain', async () => {
+    const [inspect, explain, plain] = await Promise.all([
+      cli(['inspect', '--json', '--mode', 'claude', '--path', 'pkg/api/x.ts', ...fast], { cwd: repo }),
+      cli(['explain', 'pkg/api/CLAUDE.md', '--mode', 'claude', '--path', 'pkg/api/x.ts', '--json'], {
+        cwd: repo,
+      }),
+      cli(['explain', 'pkg/api/CLAUDE.md', '--mode', 'claude'], { cwd: repo }),
+    ])
+    const onDemand = json(inspect).instructions.onDemand
+    expect(onDemand.map((f: { shown: string; lands: string | null }) => [f.shown, f.lands])).toEqual([
+      ['.claude/rules/ts.md', 'tool-result'],
+      ['pkg/api/CLAUDE.md', 'tool-result'],
+    ])
+    expect(json(explain)).toMatchObject({ status: 'late-bound', code: 'late-bound' })
+    expect(plain.stdout).toContain(
+      'pkg/api/CLAUDE.md: on-demand: on demand, when the agent works under pkg/api',
+    )
+  })
+})
+
+describe('harness view', () => {
+  let repo: string
+  beforeAll(async () => {
+    repo = await makeGitDir('harness-view')
+    await write(join(repo, 'AGENTS.md'), '# Root\n\nUse pnpm.\n')
+  })
+
+  it('show --as-harness prints what Codex sends and where it lands', async () => {
+    const [text, data] = await Promise.all([
+      cli(['show', '--mode', 'codex', '--as-harness', ...fast], { cwd: repo }),
+      cli(['show', '--mode', 'codex', '--as-harness', '--json', ...fast], { cwd: repo }),
+    ])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toContain('=== codex: a message of its own, user role, ')
+    expect(text.stdout).toContain(
+      `# AGENTS.md instructions for ${repo}\n\n<INSTRUCTIONS>\n# Root\n\nUse pnpm.\n\n</INSTRUCTIONS>\n`,
+    )
+    expect(json(data).parts[0]).toMatchObject({ placement: 'separate-message', role: 'user' })
+  })
+
+  it('inspect says where each part goes; --as-harness with a provider format is a usage error', async () => {
+    const [inspect, bad] = await Promise.all([
+      cli(['inspect', '--mode', 'pi', ...fast], { cwd: repo }),
+      cli(['show', '--mode', 'pi', '--as-harness', '--format', 'openai', ...fast], { cwd: repo }),
+    ])
+    expect(inspect.stdout).toContain('Where pi puts them (show --as-harness prints the text)')
+    expect(inspect.stdout).toMatch(/system-prompt\s+system\s+\d+\s+AGENTS\.md/)
+    expect(bad.code).toBe(2)
+  })
+})
