@@ -19,7 +19,9 @@ async function project(rule: string, paths: string[]) {
   const file = join(root, '.sysprompt', 'rules', 'ts.md')
   await mkdir(dirname(file), { recursive: true })
   await writeFile(file, rule)
-  const options = await readPromptOptions({ tokenizer: 'estimate', path: paths }, root)
+  const options = await readPromptOptions({ tokenizer: 'estimate', path: paths }, root, {
+    SYSPROMPT_CACHE: 'off',
+  })
   const built = await buildProject(options, { XDG_CONFIG_HOME: join(dir, 'config') })
   return { file, findings: lintLateBoundRules(built, await readIncludedFiles(built)) }
 }
