@@ -4,6 +4,7 @@ import { RegistryError } from './errors.js'
 import type { Layer } from './layer.js'
 import { restoreProtected } from './protect.js'
 import { keyStability } from './resolve-variables.js'
+import { checkToolContribution } from './shapes.js'
 import { orderTools, TOOL_ORDER_REST } from './tool-order.js'
 import type {
   AssembleContext,
@@ -51,7 +52,9 @@ function collectTools(
   const known = new Set<string>()
   for (const layer of layers) {
     for (const { provider } of layer.toolProviders) {
-      const { schemas, knownNames } = provider(ctx)
+      const contribution = provider(ctx)
+      checkToolContribution(contribution)
+      const { schemas, knownNames } = contribution
       for (const tool of schemas) {
         if (tool.name === TOOL_ORDER_REST) {
           throw new RegistryError(
