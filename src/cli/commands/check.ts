@@ -11,9 +11,11 @@ import {
   type TokenizerName,
 } from '../../compile/index.js'
 import { groupDigits } from '../../node/index.js'
+import { requireCompiled } from '../../node/project/failure.js'
+import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
+import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import {
   addPromptOptions,
   type PromptOptions,
@@ -22,8 +24,6 @@ import {
   TOKENIZERS,
 } from '../options.js'
 import { json } from '../output.js'
-import { buildProject, type ProjectPrompt } from '../project.js'
-import { projectRoot } from '../root.js'
 
 /** The lock file's name, in the project root. */
 export const LOCK_FILE = 'sysprompt.lock'

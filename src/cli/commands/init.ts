@@ -1,13 +1,13 @@
 import { lstat, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Command } from 'commander'
+import { shown } from '../../node/project/paths.js'
+import { projectRoot } from '../../node/project/root.js'
 import { builtinPresetFragments, PROJECT_TEMPLATE } from '../../presets/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
 import { type RawOptions, readCommonOptions } from '../options.js'
 import { json } from '../output.js'
-import { shown } from '../paths.js'
-import { projectRoot } from '../root.js'
 
 /** The preset fragment the starter overrides, to show how overrides work. */
 const OVERRIDDEN_ID = 'layered.identity'

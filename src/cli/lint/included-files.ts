@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path'
 import { type InstructionFile, isInside, nodeAdapters, readConfinedFile } from '../../node/index.js'
+import type { ProjectPrompt } from '../../node/project/project.js'
 import { builtinPresetFragments } from '../../presets/index.js'
 import { compileTemplate } from '../../template/index.js'
-import type { ProjectPrompt } from '../project.js'
 
 /** A file whose text reaches the prompt (or would, for a rule that does not apply now), as read. */
 export interface IncludedFile {

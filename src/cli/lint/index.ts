@@ -1,5 +1,5 @@
+import type { ProjectPrompt } from '../../node/project/project.js'
 import { keyNamespace } from '../../template/index.js'
-import type { ProjectPrompt } from '../project.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'
 import { lintBudget, lintCache, lintCompileWarnings } from './prompt.js'

@@ -1,4 +1,8 @@
-import { type CachePlan, type CompiledPrompt, compile, planCache } from '../compile/index.js'
+import type { PromptOptions } from '../../cli/options.js'
+import { type CachePlan, type CompiledPrompt, compile, planCache } from '../../compile/index.js'
+import type { FragmentError } from '../../presets/index.js'
+import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
+import { keyNamespace } from '../../template/index.js'
 import {
   discoverInstructions,
   fragmentDirs,
@@ -6,12 +10,8 @@ import {
   type LoadedFragments,
   loadFragments,
   nodeHash,
-} from '../node/index.js'
-import type { FragmentError } from '../presets/index.js'
-import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../registry/index.js'
-import { keyNamespace } from '../template/index.js'
+} from '../index.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
-import type { PromptOptions } from './options.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { type JudgedRule, judgeRules, loadRules } from './rules.js'

@@ -1,7 +1,7 @@
-import type { CompiledPrompt } from '../compile/index.js'
-import type { FragmentError } from '../presets/index.js'
-import { TemplateError } from '../template/index.js'
-import { CliError } from './errors.js'
+import { CliError } from '../../cli/errors.js'
+import type { CompiledPrompt } from '../../compile/index.js'
+import type { FragmentError } from '../../presets/index.js'
+import { TemplateError } from '../../template/index.js'
 import { shown } from './paths.js'
 
 /** Where a section's text comes from, so a position in it can be named in its file. */

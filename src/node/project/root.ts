@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { isInside } from '../node/index.js'
-import { UsageError } from './errors.js'
+import { UsageError } from '../../cli/errors.js'
+import { isInside } from '../index.js'
 
 async function isDir(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() === true

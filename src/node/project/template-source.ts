@@ -1,10 +1,15 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { FragmentTable } from '../node/index.js'
-import { builtinPresetFragments, type Fragment, type FragmentError, parseFragment } from '../presets/index.js'
-import type { Stability } from '../registry/index.js'
-import type { Dialect } from '../template/index.js'
-import type { PresetName } from './options.js'
+import type { PresetName } from '../../cli/options.js'
+import {
+  builtinPresetFragments,
+  type Fragment,
+  type FragmentError,
+  parseFragment,
+} from '../../presets/index.js'
+import type { Stability } from '../../registry/index.js'
+import type { Dialect } from '../../template/index.js'
+import type { FragmentTable } from '../index.js'
 
 /**
  * The template a prompt is built from, with what is needed to point into

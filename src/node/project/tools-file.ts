@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import type { ToolSchema } from '../registry/index.js'
-import { CliError } from './errors.js'
+import { CliError } from '../../cli/errors.js'
+import type { ToolSchema } from '../../registry/index.js'
 
 /**
  * Reads `--tools FILE`: a JSON array of tool schemas (`{ name, description?,

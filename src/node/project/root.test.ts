@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { UsageError } from './errors.js'
+import { UsageError } from '../../cli/errors.js'
 import { projectRoot } from './root.js'
 
 let dir: string
