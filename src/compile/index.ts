@@ -12,6 +12,8 @@ export {
   type LockDifference,
   LockError,
   type LockErrorCode,
+  type LockFile,
+  type LockMachine,
   type LockSection,
   type PromptLock,
   parseLock,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { prefixTokens } from '../../compile/diff.js'
 import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } from '../../compile/index.js'
+import { fileChanges, lineRange, sectionFiles } from '../../compile/lock-files.js'
 import { groupDigits } from '../../node/index.js'
 import { requireCompiled } from '../../node/project/failure.js'
 import { type CommandContext, examples, printer } from '../command.js'
@@ -99,21 +100,60 @@ interface LockDiff extends PromptDiff {
   firstDifferenceIs: 'section-start'
 }
 
+/** The included file of `compiled` that holds string index `at` (the innermost: an import before its importer). */
+export function fileAt(
+  compiled: CompiledPrompt,
+  at: number | null,
+): { path: string; line: number } | undefined {
+  if (at === null) return undefined
+  let best: { path: string; start: number; end: number } | undefined
+  for (const s of compiled.sections) {
+    for (const f of s.files ?? []) {
+      const inside = at >= (f.headerStart ?? f.start) && at <= f.end
+      if (inside && (best === undefined || f.end - f.start < best.end - best.start)) best = f
+    }
+  }
+  if (best === undefined) return undefined
+  return { path: best.path, line: compiled.text.slice(0, at).split('\n').length }
+}
+
+/** The first included file of the first changed section that differs from the lock, with its lines in the prompt. */
+export function fileAgainstLock(
+  compiled: CompiledPrompt,
+  lock: PromptLock,
+  section: string | null,
+): { path: string; lines: [number, number] } | undefined {
+  const current = compiled.sections.find((s) => s.name === section)
+  const locked = lock.sections.find((s) => s.name === section)
+  if (current === undefined || locked?.files === undefined) return undefined
+  const now = sectionFiles(compiled, current)
+  if (now === undefined || now.textHash !== locked.textHash) return undefined
+  const first = fileChanges(current.name, locked.files, now.files)[0]
+  return first === undefined ? undefined : { path: first.path, lines: first.lines }
+}
+
 const list = (names: string[]) => (names.length === 0 ? '—' : names.join(', '))
 
 /** The first row: the exact character between two files; only the section against a lock, which has no text. */
-function firstChange(diff: PromptDiff, againstLock: boolean): [label: string, value: string] {
+function firstChange(diff: ShownDiff, againstLock: boolean): [label: string, value: string] {
   if (againstLock) {
+    const file = diff.file === undefined ? '' : `, in ${diff.file} (prompt ${lineRange(diff.lines!)})`
     return [
       'first changed section:',
-      diff.section ?? 'none: the prompt ends where the lock lists more sections',
+      diff.section === null
+        ? 'none: the prompt ends where the lock lists more sections'
+        : `${diff.section}${file}`,
     ]
   }
   const where = diff.section === null ? 'where the new prompt ends' : `in section ${diff.section}`
-  return ['first change:', `character ${diff.firstDifference}, ${where}`]
+  const file = diff.file === undefined ? '' : `, ${diff.file} (prompt line ${diff.line})`
+  return ['first change:', `character ${groupDigits(diff.firstDifference ?? 0)}, ${where}${file}`]
 }
 
-function render(diff: PromptDiff, againstLock: boolean, paint: Paint): string {
+/** A diff with the included file the first change falls in, when it falls in one. */
+type ShownDiff = PromptDiff & { file?: string; line?: number; lines?: [number, number] }
+
+function render(diff: ShownDiff, againstLock: boolean, paint: Paint): string {
   if (diff.identical)
     return `${paint('green', 'identical')}: ${groupDigits(diff.commonPrefixTokens)} tokens, all reusable from cache\n`
   const rows: [label: string, value: string, tone: Tone][] = [
@@ -157,14 +197,18 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (before: string | undefined, after: string | undefined, raw: RawOptions) => {
-      let diff: PromptDiff
+      let diff: ShownDiff
       let lockPath: string | undefined
       if (raw.lock === true) {
         if (before !== undefined)
           throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
         const options = await readPromptOptions(raw, ctx.io.cwd)
         const built = await buildWithLock(options, ctx.io.env, true)
-        diff = diffAgainstLock(requireCompiled(built.project), built.lock!)
+        if (built.note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${built.note}\n`)
+        const compiled = requireCompiled(built.project)
+        diff = diffAgainstLock(compiled, built.lock!)
+        const file = fileAgainstLock(compiled, built.lock!, diff.section)
+        if (file !== undefined) diff = { ...diff, file: file.path, lines: file.lines }
         lockPath = built.lockPath
       } else {
         if (before === undefined || after === undefined) {
@@ -173,10 +217,13 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
             'run `sysprompt diff before.json after.json`',
           )
         }
-        diff = diffCompiled(await readCompiled(ctx.io.cwd, before), await readCompiled(ctx.io.cwd, after))
+        const b = await readCompiled(ctx.io.cwd, after)
+        diff = diffCompiled(await readCompiled(ctx.io.cwd, before), b)
+        const file = fileAt(b, diff.firstDifference)
+        if (file !== undefined) diff = { ...diff, file: file.path, line: file.line }
       }
       const print = printer(ctx, raw.color === false ? false : undefined)
-      const data: PromptDiff | LockDiff =
+      const data: ShownDiff | LockDiff =
         lockPath === undefined
           ? diff
           : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start' }

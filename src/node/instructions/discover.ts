@@ -87,9 +87,11 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
         : cutSomething || dropped.length > 0
           ? 'truncated'
           : 'full'
+  const rendered = preload === 'none' ? { text: '', spans: [] } : renderBlocks(blocks)
   return {
     files,
-    text: preload === 'none' ? '' : renderBlocks(blocks),
+    text: rendered.text,
+    spans: rendered.spans,
     preload: preloadClass,
     diagnostics: context.diagnostics,
   }
@@ -125,7 +127,22 @@ function block(context: DiscoveryContext, plan: ModePlan, entry: PlannedEntry, c
     const notice = omissionNotice(cut.omitted, shown)
     body = body.length === 0 || body.endsWith('\n') ? `${body}${notice}\n` : `${body}\n${notice}\n`
   }
-  return entry.note === undefined ? { shown, body } : { shown, note: entry.note, body }
+  const imports =
+    bodyIsText(entry, cut) && entry.spans !== undefined && entry.spans.length > 0
+      ? entry.spans.map((span) => ({ path: span.file.path, start: span.start, end: span.end }))
+      : undefined
+  return {
+    shown,
+    body,
+    path: entry.path,
+    ...(entry.note === undefined ? {} : { note: entry.note }),
+    ...(imports === undefined ? {} : { imports }),
+  }
+}
+
+/** Whether the block's body is the entry's (inlined) text or a prefix of it, so import spans still point into it. */
+function bodyIsText(entry: PlannedEntry, cut: BudgetCut): boolean {
+  return entry.text.startsWith(cut.kept)
 }
 
 function record(

@@ -10,7 +10,7 @@ export { findImportLines, type ImportLine, MAX_IMPORT_DEPTH } from './imports.js
 export { INSTRUCTION_MODES } from './modes/index.js'
 export { DEFAULT_NAMES, OVERRIDE_NAME } from './modes/sysprompt.js'
 export { READ_LIMIT } from './read.js'
-export { header } from './render.js'
+export { header, type InstructionSpan } from './render.js'
 export { synopsis } from './synopsis.js'
 export type {
   DiscoverInstructionsOptions,

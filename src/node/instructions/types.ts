@@ -1,4 +1,5 @@
 import type { FileSystemAdapter } from '../adapters.js'
+import type { InstructionSpan } from './render.js'
 
 /**
  * Whose discovery rules to follow (SPEC §6): `sysprompt` is ours; each other
@@ -104,6 +105,8 @@ export interface InstructionDiscovery {
   files: InstructionFile[]
   /** What enters the prompt: each file under a `<!-- path -->` header line (see `render.ts`). */
   text: string
+  /** Where each file's header and own text sit in `text`, in load order. */
+  spans: InstructionSpan[]
   preload: PreloadClass
   diagnostics: InstructionDiagnostic[]
 }

@@ -12,6 +12,7 @@ import {
   nodeHash,
 } from '../index.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
+import { withIncludedFiles } from './provenance.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { type JudgedRule, judgeRules, loadRules } from './rules.js'
@@ -110,7 +111,12 @@ export async function buildProject(
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.providerGiven ? { provider: options.provider } : {}),
     })
-    project.compiled = compile(project.assembly, { tokenizer: options.tokenizer, hash: nodeHash, manifest })
+    project.compiled = withIncludedFiles(
+      compile(project.assembly, { tokenizer: options.tokenizer, hash: nodeHash, manifest }),
+      discovery,
+      root,
+      cwd,
+    )
   } catch (error) {
     project.failure = failureOf(error, project.origins, root)
   }
