@@ -22,8 +22,8 @@ function leadingBlankLines(text: string): number {
   return start
 }
 
-/** `offset` in `raw` moved to where it lands once every CRLF of `raw` became LF. */
-function withoutCr(raw: string, crlfAt: readonly number[], offset: number): number {
+/** `offset` moved to where it lands once every CRLF (at `crlfAt`) became LF. */
+function withoutCr(crlfAt: readonly number[], offset: number): number {
   let removed = 0
   while (removed < crlfAt.length && crlfAt[removed]! < offset) removed++
   return offset - removed
@@ -44,8 +44,8 @@ function normaliseInsertions(
   for (let i = raw.indexOf('\r\n'); i !== -1; i = raw.indexOf('\r\n', i + 2)) crlfAt.push(i)
   const out: Insertion[] = []
   for (const { key, start, end } of insertions) {
-    const from = Math.min(Math.max(withoutCr(raw, crlfAt, start) - lead, 0), length)
-    const to = Math.min(Math.max(withoutCr(raw, crlfAt, end) - lead, 0), length)
+    const from = Math.min(Math.max(withoutCr(crlfAt, start) - lead, 0), length)
+    const to = Math.min(Math.max(withoutCr(crlfAt, end) - lead, 0), length)
     if (to > from) out.push({ key, start: from, end: to })
   }
   return out
