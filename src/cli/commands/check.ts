@@ -12,7 +12,6 @@ import {
   type TokenizerName,
 } from '../../compile/index.js'
 import { groupDigits } from '../../node/index.js'
-import { requireCompiled } from '../../node/project/failure.js'
 import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
 import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
@@ -26,6 +25,7 @@ import {
   TOKENIZERS,
 } from '../options.js'
 import { json } from '../output.js'
+import { requireCompiled } from '../require-compiled.js'
 
 /** The lock file's name, in the project root. */
 export const LOCK_FILE = 'sysprompt.lock'

@@ -4,11 +4,11 @@ import { prefixTokens } from '../../compile/diff.js'
 import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } from '../../compile/index.js'
 import { fileChanges, lineRange, sectionFiles } from '../../compile/lock-files.js'
 import { groupDigits } from '../../node/index.js'
-import { requireCompiled } from '../../node/project/failure.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
 import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
 import { json, type Paint, type Tone } from '../output.js'
+import { requireCompiled } from '../require-compiled.js'
 import { buildWithLock } from './check.js'
 
 function isCompiled(value: unknown): value is CompiledPrompt {

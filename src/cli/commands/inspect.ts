@@ -1,12 +1,12 @@
 import type { Command } from 'commander'
 import { groupDigits } from '../../node/index.js'
-import { requireCompiled } from '../../node/project/failure.js'
 import { buildProject } from '../../node/project/project.js'
 import type { Stability } from '../../registry/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { bar, type Cell, json, type Paint, percent, type Tone, table } from '../output.js'
+import { requireCompiled } from '../require-compiled.js'
 import { type InspectData, type InspectedFile, inspectData } from './inspect-data.js'
 import { buildWarnings } from './show.js'
 

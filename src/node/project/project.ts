@@ -1,4 +1,3 @@
-import type { PromptOptions } from '../../cli/options.js'
 import { type CachePlan, type CompiledPrompt, compile, planCache } from '../../compile/index.js'
 import type { FragmentError } from '../../presets/index.js'
 import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
@@ -12,6 +11,7 @@ import {
   nodeHash,
 } from '../index.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
+import type { ProjectOptions } from './options.js'
 import { withIncludedFiles } from './provenance.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
@@ -22,7 +22,7 @@ import { readToolsFile } from './tools-file.js'
 
 /** "The prompt this project would get", with every fact the commands report on. */
 export interface ProjectPrompt {
-  options: PromptOptions
+  options: ProjectOptions
   root: string
   cwd: string
   /** `template` (a template file, the project template or `--preset default`), `layered` or `session`. */
@@ -57,7 +57,7 @@ export interface ProjectPrompt {
  * command line that cannot be used throws.
  */
 export async function buildProject(
-  options: PromptOptions,
+  options: ProjectOptions,
   env: Record<string, string | undefined>,
 ): Promise<ProjectPrompt> {
   const { cwd } = options

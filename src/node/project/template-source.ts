@@ -1,6 +1,5 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { PresetName } from '../../cli/options.js'
 import {
   builtinPresetFragments,
   type Fragment,
@@ -10,6 +9,7 @@ import {
 import type { Stability } from '../../registry/index.js'
 import type { Dialect } from '../../template/index.js'
 import type { FragmentTable } from '../index.js'
+import type { PresetName } from './options.js'
 
 /**
  * The template a prompt is built from, with what is needed to point into

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import { CliError } from '../../cli/errors.js'
 import type { ToolSchema } from '../../registry/index.js'
+import { ProjectError } from './errors.js'
 
 /**
  * Reads `--tools FILE`: a JSON array of tool schemas (`{ name, description?,
@@ -13,7 +13,7 @@ export async function readToolsFile(path: string): Promise<ToolSchema[]> {
   try {
     value = JSON.parse(await readFile(path, 'utf8'))
   } catch (cause) {
-    throw new CliError(
+    throw new ProjectError(
       'tools-file',
       `${path} is not valid JSON (${(cause as Error).message})`,
       'fix the file',
@@ -27,7 +27,7 @@ export async function readToolsFile(path: string): Promise<ToolSchema[]> {
       ? (value as { tools: unknown }).tools
       : value
   if (!Array.isArray(list)) {
-    throw new CliError(
+    throw new ProjectError(
       'tools-file',
       `${path} must hold an array of tool schemas`,
       'write [{ "name": …, "parameters": {…} }]',
@@ -36,18 +36,26 @@ export async function readToolsFile(path: string): Promise<ToolSchema[]> {
   return list.map((entry, i): ToolSchema => {
     const where = `${path}: tools[${i}]`
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      throw new CliError('tools-file', `${where} is not an object`, 'give each tool a name and parameters')
+      throw new ProjectError(
+        'tools-file',
+        `${where} is not an object`,
+        'give each tool a name and parameters',
+      )
     }
     const { name, description, parameters } = entry as Record<string, unknown>
     if (typeof name !== 'string' || name.length === 0) {
-      throw new CliError('tools-file', `${where}.name must be a non-empty string`, 'name the tool')
+      throw new ProjectError('tools-file', `${where}.name must be a non-empty string`, 'name the tool')
     }
     if (description !== undefined && typeof description !== 'string') {
-      throw new CliError('tools-file', `${where}.description must be a string`, 'fix or remove it')
+      throw new ProjectError('tools-file', `${where}.description must be a string`, 'fix or remove it')
     }
     const params = parameters ?? { type: 'object', properties: {} }
     if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-      throw new CliError('tools-file', `${where}.parameters must be a JSON Schema object`, 'fix or remove it')
+      throw new ProjectError(
+        'tools-file',
+        `${where}.parameters must be a JSON Schema object`,
+        'fix or remove it',
+      )
     }
     return {
       name,
