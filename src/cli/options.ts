@@ -98,6 +98,10 @@ export function addPromptOptions(command: Command): Command {
     .option('--set <key=value>', 'pin a variable, e.g. --set prompt:cwd=/workspace (repeatable)', collect)
     .option('--env <NAME>', 'allow env:NAME to read this environment variable (repeatable)', collect)
     .option('--tools <file>', 'a JSON file holding the tool schemas [{ name, description, parameters }]')
+    .option(
+      '--base-tokens <n>',
+      'tokens the harness itself sends before this prompt (its base prompt and tools), counted towards cache minimums',
+    )
 }
 
 /** Raw values as commander gives them. */
@@ -171,6 +175,13 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
       throw new UsageError(`--env ${name}: not an environment variable name`, 'pass a name like --env CI')
     }
   }
+  const baseValue = str(raw.baseTokens)
+  if (baseValue !== undefined && !/^\d{1,9}$/.test(baseValue)) {
+    throw new UsageError(
+      `--base-tokens ${baseValue}: expected a whole number of tokens`,
+      'pass a count like --base-tokens 12000',
+    )
+  }
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
   return {
@@ -185,5 +196,6 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
     set,
     env,
     tools,
+    ...(baseValue === undefined ? {} : { baseTokens: Number(baseValue) }),
   }
 }

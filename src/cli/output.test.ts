@@ -97,3 +97,21 @@ describe('numbers and text', () => {
     )
   })
 })
+
+describe('fitting the terminal', () => {
+  it('wraps the last column at spaces so no line is wider than asked', async () => {
+    const { table: fit, painter: p } = await import('./output.js')
+    const reason = 'it has `paths:` and no working path was given: pass --path with a file the agent works on'
+    const lines = fit([['testing', 'out', reason]], ['left', 'left', 'left'], p(false), 60)
+    expect(lines.length).toBeGreaterThan(1)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60)
+    expect(lines.map((l) => l.slice('testing  out  '.length)).join(' ')).toBe(reason)
+  })
+
+  it('labels a count as an approximation unless the provider counts with that tokenizer', async () => {
+    const { tokenLabel } = await import('./output.js')
+    expect(tokenLabel('o200k', 'openai')).toBe('o200k')
+    expect(tokenLabel('o200k', 'anthropic')).toBe('o200k; an approximation for anthropic')
+    expect(tokenLabel('estimate', 'openai')).toBe('estimate; an approximation for openai')
+  })
+})

@@ -19,7 +19,14 @@ export {
   parseLock,
 } from './lock.js'
 export { type ClosablePromptStore, type MemoryStoreOptions, memoryStore } from './memory-store.js'
-export { type CachePlan, type CachePlanOptions, planCache } from './plan-cache.js'
+export {
+  type CachePlan,
+  type CachePlanOptions,
+  type CacheVerdict,
+  type CacheVerdictOptions,
+  cacheVerdict,
+  planCache,
+} from './plan-cache.js'
 export {
   type AnthropicShape,
   type GeminiShape,

@@ -1,5 +1,6 @@
 import { fileChanges, type LockFile, sectionFiles } from './lock-files.js'
 import { LOCK_UPDATE as UPDATE } from './lock-parse.js'
+import { groupDigits } from './numbers.js'
 import type { CompiledPrompt } from './types.js'
 
 export type { LockFile } from './lock-files.js'
@@ -188,14 +189,14 @@ function sectionDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDif
       out.push({
         section: s.name,
         kind: 'added',
-        message: `section "${s.name}" (${s.tokens} tokens) is new at position ${i + 1}. ${UPDATE}`,
+        message: `section "${s.name}" (${groupDigits(s.tokens)} tokens) is new at position ${i + 1}. ${UPDATE}`,
       })
       continue
     }
     const from = was.s.source === undefined ? '' : ` (from ${was.s.source})`
     if (was.s.hash !== s.hash) {
       const delta = s.tokens - was.s.tokens
-      const tokens = `${was.s.tokens} → ${s.tokens} tokens (${delta >= 0 ? '+' : ''}${delta})`
+      const tokens = `${groupDigits(was.s.tokens)} → ${groupDigits(s.tokens)} tokens (${delta >= 0 ? '+' : '−'}${groupDigits(Math.abs(delta))})`
       const included = sectionFiles(compiled, s)
       const files = fileChanges(s.name, was.s.files ?? [], included?.files ?? [])
       // The section itself is blamed only when its own text changed, not when only what it includes did.
@@ -236,7 +237,7 @@ function sectionDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDif
     out.push({
       section: s.name,
       kind: 'removed',
-      message: `section "${s.name}"${from}, ${s.tokens} tokens in the lock, is gone. ${UPDATE}`,
+      message: `section "${s.name}"${from}, ${groupDigits(s.tokens)} tokens in the lock, is gone. ${UPDATE}`,
     })
   }
   return out

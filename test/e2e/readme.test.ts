@@ -107,5 +107,13 @@ describe('the README', async () => {
     }
     expect(plan.breakpoints.length).toBeGreaterThan(0)
     expect(plan.warnings.map((w) => w.code)).toContain('below-cache-minimum')
+    // "cache_control once the prefix is cacheable": this prompt is far below the minimum, so no block is marked.
+    const anthropic = [...shown.entries()].find(([e]) => e.startsWith('toAnthropic('))?.[1] as {
+      system: { text: string; cache_control?: unknown }[]
+      tools: { name: string }[]
+    }
+    expect(anthropic.system).toHaveLength(sections.length)
+    expect(anthropic.system.some((b) => b.cache_control !== undefined)).toBe(false)
+    expect(anthropic.tools.map((t) => t.name)).toEqual(['read'])
   })
 })

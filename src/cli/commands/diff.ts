@@ -1,12 +1,25 @@
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { prefixTokens } from '../../compile/diff.js'
-import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } from '../../compile/index.js'
+import {
+  type CompiledPrompt,
+  cacheVerdict,
+  diffCompiled,
+  type PromptDiff,
+  type PromptLock,
+} from '../../compile/index.js'
 import { fileChanges, lineRange, sectionFiles } from '../../compile/lock-files.js'
 import { groupDigits } from '../../node/index.js'
+import { cacheOptions } from '../../node/project/project.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
-import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
+import {
+  addPromptOptions,
+  existingFile,
+  type PromptOptions,
+  type RawOptions,
+  readPromptOptions,
+} from '../options.js'
 import { json, type Paint, type Tone } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
 import { buildWithLock } from './check.js'
@@ -153,16 +166,57 @@ function firstChange(diff: ShownDiff, againstLock: boolean): [label: string, val
 /** A diff with the included file the first change falls in, when it falls in one. */
 type ShownDiff = PromptDiff & { file?: string; line?: number; lines?: [number, number] }
 
-function render(diff: ShownDiff, againstLock: boolean, paint: Paint): string {
-  if (diff.identical)
-    return `${paint('green', 'identical')}: ${groupDigits(diff.commonPrefixTokens)} tokens, all reusable from cache\n`
+/** What the provider does with the common prefix: the one verdict (`cacheVerdict`), for the provider and model named. */
+interface DiffCache {
+  provider: string
+  model: string | null
+  /** Whether a provider or model was named; without, no verdict is given. */
+  named: boolean
+  minTokens: number
+  /** The common prefix as the provider counts it (with `--base-tokens`). */
+  tokens: number
+  cacheable: boolean
+}
+
+function cacheOf(diff: PromptDiff, options: PromptOptions): DiffCache {
+  const plan = cacheOptions(options)
+  const verdict = cacheVerdict(diff.commonPrefixTokens, plan)
+  return {
+    provider: plan.provider,
+    model: plan.model ?? null,
+    named: plan.minimumWarnings !== false,
+    minTokens: verdict.minTokens,
+    tokens: verdict.tokens,
+    cacheable: verdict.cacheable,
+  }
+}
+
+function cacheWords(diff: PromptDiff, cache: DiffCache): string {
+  const n = groupDigits(diff.commonPrefixTokens)
+  const of = `${cache.provider}${cache.model === null ? '' : ` (${cache.model})`}`
+  if (!cache.named)
+    return `${n} tokens in common; pass --provider or --model to know whether a provider serves them from cache`
+  if (diff.commonPrefixTokens === 0) return 'nothing: the change is at the very start'
+  if (!cache.cacheable) {
+    return `${n} tokens in common, below the ${groupDigits(cache.minTokens)}-token minimum of ${of}: nothing is served from cache`
+  }
+  return `${n} tokens still served from ${of}'s cache`
+}
+
+function render(diff: ShownDiff, againstLock: boolean, paint: Paint, cache: DiffCache): string {
+  if (diff.identical) {
+    const n = groupDigits(diff.commonPrefixTokens)
+    const of = `${cache.provider}${cache.model === null ? '' : ` (${cache.model})`}`
+    const words = !cache.named
+      ? `${n} tokens; pass --provider or --model to know whether a provider serves them from cache`
+      : cache.cacheable
+        ? `${n} tokens, all reusable from ${of}'s cache`
+        : `${n} tokens, below the ${groupDigits(cache.minTokens)}-token minimum of ${of}: nothing is served from cache`
+    return `${paint('green', 'identical')}: ${words}\n`
+  }
   const rows: [label: string, value: string, tone: Tone][] = [
     [...firstChange(diff, againstLock), 'plain'],
-    [
-      'cached prefix:',
-      `${groupDigits(diff.commonPrefixTokens)} tokens still served from the provider's cache`,
-      'plain',
-    ],
+    ['cached prefix:', cacheWords(diff, cache), 'plain'],
     ['added:', list(diff.added), 'green'],
     ['removed:', list(diff.removed), 'red'],
     ['changed:', list(diff.changed), 'yellow'],
@@ -199,10 +253,10 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
     .action(async (before: string | undefined, after: string | undefined, raw: RawOptions) => {
       let diff: ShownDiff
       let lockPath: string | undefined
+      const options = await readPromptOptions(raw, ctx.io.cwd)
       if (raw.lock === true) {
         if (before !== undefined)
           throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
-        const options = await readPromptOptions(raw, ctx.io.cwd)
         const built = await buildWithLock(options, ctx.io.env, true)
         if (built.note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${built.note}\n`)
         const compiled = requireCompiled(built.project)
@@ -223,11 +277,12 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
         if (file !== undefined) diff = { ...diff, file: file.path, line: file.line }
       }
       const print = printer(ctx, raw.color === false ? false : undefined)
-      const data: ShownDiff | LockDiff =
+      const cache = cacheOf(diff, options)
+      const data: (ShownDiff | LockDiff) & { cache: DiffCache } =
         lockPath === undefined
-          ? diff
-          : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start' }
-      print.out(raw.json === true ? json(data) : render(diff, lockPath !== undefined, print.paint))
+          ? { ...diff, cache }
+          : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start', cache }
+      print.out(raw.json === true ? json(data) : render(diff, lockPath !== undefined, print.paint, cache))
       ctx.exit(diff.identical ? EXIT.ok : EXIT.findings)
     })
 }

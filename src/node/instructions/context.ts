@@ -4,6 +4,7 @@ import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { isInside } from '../safe-read.js'
 import { findGitRoot } from './git-root.js'
 import type {
+  DiagnosticSite,
   DiscoverInstructionsOptions,
   InstructionDiagnostic,
   InstructionDiagnosticCode,
@@ -75,10 +76,12 @@ export class DiscoveryContext {
     message: string,
     path?: string,
     severity: 'warning' | 'info' = 'warning',
+    site?: DiagnosticSite,
   ): void {
-    this.diagnostics.push(
-      path === undefined ? { code, severity, message } : { code, severity, message, path },
-    )
+    const diagnostic: InstructionDiagnostic = { code, severity, message }
+    if (path !== undefined) diagnostic.path = path
+    if (site !== undefined) diagnostic.site = site
+    this.diagnostics.push(diagnostic)
   }
 
   /**

@@ -97,6 +97,19 @@ export interface InstructionDiagnostic {
   message: string
   /** The file concerned (absolute), when there is one. */
   path?: string
+  /**
+   * Where in which file the finding is (1-based line and column): the
+   * importing file's reference for an import problem, the line where a cut
+   * falls for a truncation. Absent when the finding is about a whole file.
+   */
+  site?: DiagnosticSite
+}
+
+/** A place in a file: absolute path, 1-based line and column (UTF-16 code units). */
+export interface DiagnosticSite {
+  path: string
+  line: number
+  column: number
 }
 
 /** What `discoverInstructions` returns. */

@@ -35,4 +35,6 @@ export interface ProjectOptions {
   env: string[]
   /** A JSON file of tool schemas, absolute, an existing file. */
   tools: string | undefined
+  /** Tokens the harness sends before this prompt in the cached prefix (its base prompt, tools), for cache verdicts; default 0. */
+  baseTokens?: number
 }

@@ -1,4 +1,11 @@
-import { type CachePlan, type CompiledPrompt, compile, planCache } from '../../compile/index.js'
+import {
+  type CachePlan,
+  type CachePlanOptions,
+  type CacheProvider,
+  type CompiledPrompt,
+  compile,
+  planCache,
+} from '../../compile/index.js'
 import type { FragmentError } from '../../presets/index.js'
 import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
 import { keyNamespace } from '../../template/index.js'
@@ -123,10 +130,25 @@ export async function buildProject(
   return project
 }
 
-/** The cache plan for the chosen provider and model. */
+/** The provider each harness mode talks to, for the cache plan when `--provider` is not given. */
+const MODE_PROVIDER: Partial<Record<ProjectOptions['mode'], CacheProvider>> = {
+  codex: 'openai',
+  claude: 'anthropic',
+  gemini: 'gemini',
+}
+
+/** The cache plan's options: the provider chosen (else the mode's, else Anthropic), the model, the harness share. */
+export function cacheOptions(options: ProjectOptions): CachePlanOptions {
+  return {
+    provider: options.providerGiven ? options.provider : (MODE_PROVIDER[options.mode] ?? options.provider),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.baseTokens === undefined ? {} : { baseTokens: options.baseTokens }),
+    // Without a provider or a model named, the minimum is a guess: no finding rests on it.
+    minimumWarnings: options.providerGiven || options.model !== undefined,
+  }
+}
+
+/** The cache plan for the chosen provider and model (SPEC §5, one verdict: `cacheVerdict`). */
 export function cachePlan(project: ProjectPrompt, compiled: CompiledPrompt): CachePlan {
-  return planCache(compiled, {
-    provider: project.options.provider,
-    ...(project.options.model === undefined ? {} : { model: project.options.model }),
-  })
+  return planCache(compiled, cacheOptions(project.options))
 }
