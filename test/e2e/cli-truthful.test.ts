@@ -33,7 +33,7 @@ describe('positions', () => {
       )
       await write(join(repo, 'AGENTS.md'), `${lines.join('\n')}\n`)
       const r = json(await cli(['lint', '--json', '--mode', 'codex', ...fast], { cwd: repo }))
-      const cut = r.findings.find((f: { code: string }) => f.code === 'silently-truncated')
+      const cut = r.find((f: { code: string }) => f.code === 'silently-truncated')
       expect(cut.file).toContain('AGENTS.md')
       // 32 KiB of 110-byte lines: the model stops in line 298.
       expect(cut.line).toBe(Math.floor((32 * 1024) / 110) + 1)
@@ -54,8 +54,7 @@ describe('one cache verdict', () => {
         cli(['lint', '--json', '--mode', 'gemini', ...fast], { cwd: repo }),
         cli(['lint', '--json', '--model', 'claude-sonnet-4-5', ...fast], { cwd: repo }),
       ])
-      const codes = (r: Awaited<ReturnType<typeof cli>>) =>
-        json(r).findings.map((f: { code: string }) => f.code)
+      const codes = (r: Awaited<ReturnType<typeof cli>>) => json(r).map((f: { code: string }) => f.code)
       expect(codes(plain)).not.toContain('below-cache-minimum')
       expect(codes(codex)).not.toContain('below-cache-minimum')
       expect(codes(gemini)).not.toContain('below-cache-minimum')
@@ -151,7 +150,7 @@ describe('honest numbers and widths', () => {
       for (const line of inspect.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80)
       expect(inspect.stdout).toMatch(/\d \d{3}/)
       expect(inspect.stdout).not.toMatch(/\bchar \d/)
-      },
+    },
     SLOW,
   )
 })
