@@ -83,7 +83,8 @@ describe('the packed package', () => {
     const pack = await run(npm, ['pack', '--json', '--pack-destination', dir], repoRoot)
     expect(pack.stderr).not.toMatch(/ERR!/)
     expect(pack.code).toBe(0)
-    const [{ filename, files }] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]
+    const packed = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]
+    const { filename, files } = packed[0]!
     const shipped = files.map((f) => f.path)
     expect(shipped).toContain('dist/cli/main.js')
     expect(shipped).toContain('presets/default/project-template.md')
