@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config'
 // the built package, which `npm test` builds first.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
+    setupFiles: ['test/setup/tokenizers.ts'],
+    // Generous: a starved machine (one core shared with busy processes) must pass too.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
   },
 })

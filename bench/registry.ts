@@ -153,6 +153,11 @@ export async function runRegistryBench({ quick }: { quick: boolean }): Promise<v
           verdict(cold / changed >= 10),
         ],
         [
+          'recompile with nothing changed (assemble + compile) ≤ 2× the floor (join + one sha256)',
+          ratio(unchanged / floor),
+          verdict(unchanged <= 2 * floor),
+        ],
+        [
           'recompile with nothing changed ≤ 100 µs (compile alone)',
           `${us(compileOnly)} µs`,
           verdict(compileOnly <= 100),

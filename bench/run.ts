@@ -1,7 +1,8 @@
 /**
  * Benchmark entry point: `npm run bench` (`tsx bench/run.ts`).
  *
- * Options: `--quick` for a short smoke run; `--clock=wall|cpu|auto`
+ * Options: `--quick` for a short smoke run; `--only=template|registry|scale|tokens|startup|store`
+ * (startup spawns the built CLI: `npm run build` first); `--clock=wall|cpu|auto`
  * (default auto: process CPU time when the load average exceeds the
  * cores, since wall time then measures the other tenants as much as the
  * code). Heap figures need to trigger garbage collection: bench/measure.ts
@@ -13,8 +14,11 @@
  */
 import { type Clock, useClock } from './measure.js'
 import { runRegistryBench } from './registry.js'
+import { runScaleBench } from './scale.js'
+import { runStartupBench } from './startup.js'
 import { runStoreBench } from './store.js'
 import { runTemplateBench } from './template.js'
+import { runTokensBench } from './tokens.js'
 
 const quick = process.argv.includes('--quick')
 const clockArg = process.argv.find((a) => a.startsWith('--clock='))?.slice('--clock='.length) ?? 'auto'
@@ -30,6 +34,9 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const BENCHES: { name: string; run: (options: { quick: boolean }) => Promise<void> }[] = [
   { name: 'template', run: (options) => runTemplateBench(options) },
   { name: 'registry', run: (options) => runRegistryBench(options) },
+  { name: 'scale', run: (options) => runScaleBench(options) },
+  { name: 'tokens', run: (options) => runTokensBench(options) },
+  { name: 'startup', run: (options) => runStartupBench(options) },
   { name: 'store', run: (options) => runStoreBench(options) },
 ]
 

@@ -13,8 +13,13 @@ import {
   createPromptRegistry,
   createSessionPrompts,
   environmentDelta,
+  loadTokenizer,
   sessionPreset,
 } from '../../src/index.js'
+
+// The pure entry loads no encoding by itself (a browser or a worker does the
+// same); `sysprompt/node` would register a loader that does it on first use.
+await loadTokenizer('o200k')
 
 interface Message {
   role: 'user' | 'assistant' | 'environment'

@@ -2,10 +2,11 @@ import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
-import { INSTRUCTION_MODES, type InstructionMode } from '../node/index.js'
+import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
 import { PRESETS, type PresetName, type ProjectOptions } from '../node/project/options.js'
-import { AUTONOMY_LEVELS, type Autonomy } from '../presets/index.js'
-import { isValidKey } from '../template/index.js'
+import { AUTONOMY_LEVELS, type Autonomy } from '../presets/autonomy.js'
+import { isValidKey } from '../template/keys.js'
+import { countCacheFor } from './count-cache.js'
 import { UsageError } from './errors.js'
 
 export { PRESETS, type PresetName } from '../node/project/options.js'
@@ -38,6 +39,8 @@ export interface CommonOptions {
 export interface PromptOptions extends CommonOptions, ProjectOptions {
   /** Whether `--tokenizer` was given (check falls back to the lock's tokenizer otherwise). */
   tokenizerGiven: boolean
+  /** False with `--no-cache`: no token-count cache is read or written. */
+  cache: boolean
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value]
@@ -99,6 +102,10 @@ export function addPromptOptions(command: Command): Command {
     .option('--env <NAME>', 'allow env:NAME to read this environment variable (repeatable)', collect)
     .option('--tools <file>', 'a JSON file holding the tool schemas [{ name, description, parameters }]')
     .option(
+      '--no-cache',
+      "neither read nor write the token-count cache in the user's cache directory (SYSPROMPT_CACHE=off does the same)",
+    )
+    .option(
       '--base-tokens <n>',
       'tokens the harness itself sends before this prompt (its base prompt and tools), counted towards cache minimums',
     )
@@ -145,8 +152,15 @@ export async function readCommonOptions(raw: RawOptions, shellCwd: string): Prom
   }
 }
 
-/** Checks and resolves the prompt options. */
-export async function readPromptOptions(raw: RawOptions, shellCwd: string): Promise<PromptOptions> {
+/**
+ * Checks and resolves the prompt options; `processEnv` decides, with `--no-cache`,
+ * whether counts come from the user's count cache.
+ */
+export async function readPromptOptions(
+  raw: RawOptions,
+  shellCwd: string,
+  processEnv: Record<string, string | undefined>,
+): Promise<PromptOptions> {
   const common = await readCommonOptions(raw, shellCwd)
   const preset = str(raw.preset) as PresetName | undefined
   const templateValue = str(raw.template)
@@ -184,6 +198,8 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
   }
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
+  const cache = raw.cache !== false
+  const countCache = await countCacheFor(cache, processEnv)
   return {
     ...common,
     preset,
@@ -197,5 +213,7 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
     env,
     tools,
     ...(baseValue === undefined ? {} : { baseTokens: Number(baseValue) }),
+    cache,
+    ...(countCache === undefined ? {} : { countCache }),
   }
 }

@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
 import { ProjectError } from '../node/project/errors.js'
 import type { CommandContext } from './command.js'
-import { registerCheck } from './commands/check.js'
-import { registerDiff } from './commands/diff.js'
-import { registerExplain } from './commands/explain.js'
-import { registerInit } from './commands/init.js'
-import { registerInspect } from './commands/inspect.js'
-import { registerLint } from './commands/lint.js'
-import { registerSessions } from './commands/sessions.js'
-import { registerShow } from './commands/show.js'
-import { registerVars } from './commands/vars.js'
+import { flushCountCache } from './count-cache.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
 import type { Io } from './output.js'
 
@@ -41,8 +33,100 @@ Examples:
   $ sysprompt check --update && git add sysprompt.lock
 `
 
-/** The `sysprompt` program with every command registered on it. */
-export function createProgram(ctx: CommandContext): Command {
+type Register = (program: Command, ctx: CommandContext) => void
+
+/**
+ * Every command, with what the root help shows of it, and its module,
+ * loaded only when the command line names it: `sysprompt --help` and
+ * `--version` load none of the prompt pipeline. A test keeps `term` and
+ * `description` equal to what each module registers.
+ */
+export const COMMANDS: readonly {
+  name: string
+  term: string
+  description: string
+  load: () => Promise<Register>
+}[] = [
+  {
+    name: 'show',
+    term: 'show [options]',
+    description: 'print the system prompt this project would get',
+    load: async () => (await import('./commands/show.js')).registerShow,
+  },
+  {
+    name: 'inspect',
+    term: 'inspect [options]',
+    description: 'show sections, tokens, tools, instruction files and the cache plan',
+    load: async () => (await import('./commands/inspect.js')).registerInspect,
+  },
+  {
+    name: 'diff',
+    term: 'diff [options] [before] [after]',
+    description: 'explain the difference between two compiled prompts (exit 1 when they differ)',
+    load: async () => (await import('./commands/diff.js')).registerDiff,
+  },
+  {
+    name: 'vars',
+    term: 'vars [options]',
+    description: 'list the variables the prompt uses, their values, and every key available',
+    load: async () => (await import('./commands/vars.js')).registerVars,
+  },
+  {
+    name: 'lint',
+    term: 'lint [options]',
+    description:
+      'report template, variable, size, cache, Unicode, secret and special-token problems (exit 1 on errors)',
+    load: async () => (await import('./commands/lint.js')).registerLint,
+  },
+  {
+    name: 'check',
+    term: 'check [options]',
+    description: 'compare the prompt with sysprompt.lock in the project root (exit 1 on any difference)',
+    load: async () => (await import('./commands/check.js')).registerCheck,
+  },
+  {
+    name: 'explain',
+    term: 'explain [options] <file>',
+    description: 'say why an instruction file or a rule is in the prompt or not',
+    load: async () => (await import('./commands/explain.js')).registerExplain,
+  },
+  {
+    name: 'init',
+    term: 'init [options]',
+    description: 'write a starter .sysprompt/ (template, an example rule, a preset fragment override)',
+    load: async () => (await import('./commands/init.js')).registerInit,
+  },
+  {
+    name: 'sessions',
+    term: 'sessions',
+    description: 'read the session ledger: stored prompts, their versions and cache outcomes',
+    load: async () => (await import('./commands/sessions.js')).registerSessions,
+  },
+  {
+    name: 'serve',
+    term: 'serve [options]',
+    description: 'serve the HTTP API (template, variables, preview, sessions, usage) for this project',
+    load: async () => (await import('./commands/serve.js')).registerServe,
+  },
+]
+
+/**
+ * The command the arguments name (`sysprompt help show` names `show`), or
+ * undefined. The root has no option that takes a value, so the first word
+ * that is not an option is the command.
+ */
+export function namedCommand(argv: readonly string[]): string | undefined {
+  const words = argv.filter((a) => !a.startsWith('-'))
+  const name = words[0] === 'help' ? words[1] : words[0]
+  return COMMANDS.some((c) => c.name === name) ? name : undefined
+}
+
+/**
+ * The `sysprompt` program: `wanted` (a command name, or `all`) registered
+ * in full, every other command as its name and description for the root
+ * help and for commander's suggestions.
+ */
+export async function createProgram(ctx: CommandContext, wanted: string | undefined): Promise<Command> {
   const program = new Command('sysprompt')
     .description('see, measure, lint and lock the system prompt an agent gets in a repository')
     .version(version(), '-V, --version')
@@ -54,15 +138,15 @@ export function createProgram(ctx: CommandContext): Command {
       outputError: () => {},
     })
     .addHelpText('after', ROOT_HELP)
-  registerShow(program, ctx)
-  registerInspect(program, ctx)
-  registerDiff(program, ctx)
-  registerVars(program, ctx)
-  registerLint(program, ctx)
-  registerCheck(program, ctx)
-  registerExplain(program, ctx)
-  registerInit(program, ctx)
-  registerSessions(program, ctx)
+  const terms = new Map<Command, string>()
+  for (const command of COMMANDS) {
+    if (wanted === 'all' || wanted === command.name) (await command.load())(program, ctx)
+    else terms.set(program.command(command.name).description(command.description), command.term)
+  }
+  const help = program.createHelp()
+  program.configureHelp({
+    subcommandTerm: (command) => terms.get(command) ?? help.subcommandTerm(command),
+  })
   return program
 }
 
@@ -79,7 +163,7 @@ function commanderMessage(error: CommanderError): string {
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let code: number = EXIT.ok
   const ctx: CommandContext = { io, exit: (c) => (code = c) }
-  const program = createProgram(ctx)
+  const program = await createProgram(ctx, namedCommand(argv))
   const fail = (message: string, exit: number) => {
     io.stderr.write(`sysprompt: ${message}\n`)
     return exit
@@ -90,8 +174,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   try {
     await program.parseAsync([...argv], { from: 'user' })
+    await flushCountCache()
     return code
   } catch (error) {
+    await flushCountCache()
     if (error instanceof CommanderError) {
       if (
         error.code === 'commander.helpDisplayed' ||

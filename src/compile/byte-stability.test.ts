@@ -52,6 +52,9 @@ const assembly: PromptAssembly = {
 const script = (assemblyFile: string) => `
 import { readFileSync } from 'node:fs'
 import { compile } from ${JSON.stringify(compileModule)}
+import { loadTokenizer } from ${JSON.stringify(compileModule.replace(/compile\.ts$/, 'tokenizers.ts'))}
+// The pure layer alone, as a browser would use it: load the encoding first.
+await loadTokenizer('o200k')
 const c = compile(JSON.parse(readFileSync(${JSON.stringify(assemblyFile)}, 'utf8')), { exactTokens: true })
 console.log(JSON.stringify({ text: c.text, hash: c.hash, toolsHash: c.toolsHash, tokens: c.tokens, exactTokens: c.exactTokens }))
 `
@@ -61,14 +64,14 @@ describe('byte stability', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sysprompt-bytes-'))
     await writeFile(join(dir, 'assembly.json'), JSON.stringify(assembly))
-    await writeFile(join(dir, 'compile-once.ts'), script(join(dir, 'assembly.json')))
+    await writeFile(join(dir, 'compile-once.mts'), script(join(dir, 'assembly.json')))
   })
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })
 
   async function compileIn(env: Record<string, string>): Promise<unknown> {
-    const { stdout } = await run('npx', ['tsx', join(dir, 'compile-once.ts')], {
+    const { stdout } = await run('npx', ['tsx', join(dir, 'compile-once.mts')], {
       cwd: repo,
       env: { ...process.env, ...env },
     })

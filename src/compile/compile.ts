@@ -1,4 +1,5 @@
 import { SECTION_SEPARATOR } from '../registry/render-prompt.js'
+import { slotsOf } from '../registry/section-slot.js'
 import type { AssembledSection, PromptAssembly, Stability } from '../registry/types.js'
 import { TextCache } from '../template/text-cache.js'
 import { applyBudget } from './budget.js'
@@ -6,7 +7,7 @@ import { CompileError } from './errors.js'
 import { type HashFunction, hashText, hashTextOnce, sha256Hex, utf8Length } from './hash.js'
 import { renderSection, type SectionMemo, sectionHash, sectionTokens } from './section-memo.js'
 import { stabilityOf } from './stability.js'
-import { countTokens, resolveTokenizer } from './tokenizers.js'
+import { countTokens, resolveTokenizer, withCountCache } from './tokenizers.js'
 import { hashTools } from './tool-hashes.js'
 import type {
   BudgetCut,
@@ -163,14 +164,15 @@ function turnMessage(section: string, keys: readonly string[]): string {
  * and the result describes the cut text.
  */
 export function compile(assembly: PromptAssembly, options: CompileOptions = {}): CompiledPrompt {
-  const tokenizer = resolveTokenizer(options.tokenizer)
+  const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), options.countCache)
   const volatile = options.volatile ?? 'warn'
   if (volatile !== 'warn' && volatile !== 'error') {
     throw new TypeError(`compile: volatile must be "warn" or "error", got ${JSON.stringify(volatile)}`)
   }
   const kept: { section: AssembledSection; memo: SectionMemo }[] = []
+  const slots = slotsOf(assembly.sections)
   for (const section of assembly.sections) {
-    const memo = renderSection(section, assembly)
+    const memo = renderSection(section, assembly, slots)
     if (memo.text.length > 0) kept.push({ section, memo })
   }
 

@@ -44,8 +44,22 @@ export {
   type SessionPromptsOptions,
   type SessionReason,
 } from './sessions.js'
+export { type BpeEncoding, SPLIT_LENGTH } from './split-count.js'
 export { StoreConflictError, StoreError, type StoreErrorCode } from './store-errors.js'
-export { cl100k, estimate, o200k, resolveTokenizer } from './tokenizers.js'
+export {
+  cl100k,
+  ENCODINGS,
+  type EncodingLoader,
+  type EncodingName,
+  estimate,
+  isTokenizerLoaded,
+  loadTokenizer,
+  o200k,
+  registerTokenizerLoader,
+  resolveTokenizer,
+  TOKENIZER_VERSION,
+  withCountCache,
+} from './tokenizers.js'
 export type * from './types.js'
 export {
   CACHE_TTL_MS,

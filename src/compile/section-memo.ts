@@ -1,4 +1,5 @@
 import { renderSections } from '../registry/render-prompt.js'
+import { slotsOf } from '../registry/section-slot.js'
 import type { AssembledSection, PromptAssembly } from '../registry/types.js'
 import { compileTemplate, type Insertion } from '../template/index.js'
 import { TextCache } from '../template/text-cache.js'
@@ -15,6 +16,8 @@ const ABSENT: unique symbol = Symbol('absent')
  * costs this one lookup, not one per memo.
  */
 export interface SectionMemo {
+  /** The section's text before rendering. */
+  readonly source: string
   readonly dialect: AssembledSection['dialect']
   readonly name: string
   /** Every key the section references, conditions included. */
@@ -40,6 +43,9 @@ export interface SectionMemo {
 // (whose hash V8 keeps) instead of being rendered again into a fresh string
 // that every later memo would have to hash character by character.
 const renderMemo = new TextCache<SectionMemo[]>(1024)
+// A registered section's renders, by its registration's slot (section-slot.ts):
+// unbounded in the number of sections, alive as long as the registration.
+const renderBySlot = new WeakMap<object, SectionMemo[]>()
 const VARIANTS_PER_SOURCE = 4
 
 function renderedValue(
@@ -50,11 +56,17 @@ function renderedValue(
 }
 
 /** The section rendered through `renderSections` (the one renderer), memoized. */
-export function renderSection(section: AssembledSection, assembly: PromptAssembly): SectionMemo {
-  const variants = renderMemo.get(section.text)
+export function renderSection(
+  section: AssembledSection,
+  assembly: PromptAssembly,
+  slots: ReadonlyMap<AssembledSection, object> | undefined = slotsOf(assembly.sections),
+): SectionMemo {
+  const slot = slots?.get(section)
+  const variants = slot === undefined ? renderMemo.get(section.text) : renderBySlot.get(slot)
   if (variants !== undefined) {
     for (const memo of variants) {
-      if (memo.dialect !== section.dialect || memo.name !== section.name) continue
+      if (memo.source !== section.text || memo.dialect !== section.dialect || memo.name !== section.name)
+        continue
       let same = true
       for (let i = 0; i < memo.keys.length && same; i++) {
         same = memo.values[i] === renderedValue(assembly.variables, memo.keys[i]!)
@@ -68,6 +80,7 @@ export function renderSection(section: AssembledSection, assembly: PromptAssembl
   const keys = compileTemplate(section.text, { dialect: section.dialect, name: section.name }).variables
   const text = rendered?.text ?? ''
   const memo: SectionMemo = {
+    source: section.text,
     dialect: section.dialect,
     name: section.name,
     keys,
@@ -80,8 +93,10 @@ export function renderSection(section: AssembledSection, assembly: PromptAssembl
     hashedBy: undefined,
     hash: '',
   }
-  if (variants === undefined) renderMemo.set(section.text, [memo])
-  else {
+  if (variants === undefined) {
+    if (slot === undefined) renderMemo.set(section.text, [memo])
+    else renderBySlot.set(slot, [memo])
+  } else {
     if (variants.length >= VARIANTS_PER_SOURCE) variants.shift()
     variants.push(memo)
   }

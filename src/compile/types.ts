@@ -4,6 +4,22 @@ import type { Stability, ToolSchema } from '../registry/types.js'
 export interface Tokenizer {
   name: string
   count(text: string): number
+  /**
+   * What the counts depend on besides `name` (package version, splitting):
+   * a persistent count cache serves only tokenizers that have one, keyed by
+   * both, so a new version never reads an old count.
+   */
+  version?: string
+}
+
+/**
+ * A persistent store of token counts (SPEC §5), e.g. `diskCountCache` of
+ * `sysprompt/node`. `tokenizer` is `name@version`; an implementation keys
+ * by it and a hash of the text, and may forget anything at any time.
+ */
+export interface TokenCountCache {
+  get(tokenizer: string, text: string): number | undefined
+  set(tokenizer: string, text: string, count: number): void
 }
 
 export type TokenizerName = 'o200k' | 'cl100k' | 'estimate'
@@ -19,6 +35,8 @@ export interface FragmentManifestEntry {
 export interface CompileOptions {
   /** Defaults to `o200k`. */
   tokenizer?: Tokenizer | TokenizerName
+  /** Where counts persist between processes; a count found there loads no encoding. */
+  countCache?: TokenCountCache
   manifest?: FragmentManifestEntry[]
   /** What to do with a section whose effective stability is `turn`; defaults to `warn`. */
   volatile?: 'warn' | 'error'

@@ -254,8 +254,9 @@ describe('watchFragments', () => {
   it('debounces: a burst of quick edits gives one reload, of the last edit', async () => {
     await put('d/a.md', 'v0')
     const reloads: FragmentReload[] = []
-    // A quiet time far longer than the burst takes, so every edit lands inside it.
-    const watcher = watchFragments([join(tmp, 'd')], (r) => reloads.push(r), { debounceMs: 750 })
+    // A quiet time far longer than the burst takes, so every edit lands inside it even
+    // on a starved machine (six awaited writes; no test here depends on how fast they are).
+    const watcher = watchFragments([join(tmp, 'd')], (r) => reloads.push(r), { debounceMs: 3000 })
     try {
       await watcher.ready
       for (let i = 1; i <= 5; i++) await put('d/a.md', `v${i}`)
@@ -279,8 +280,16 @@ describe('watchFragments', () => {
     const watcher = watchFragments([join(tmp, 'd')], (r) => reloads.push(r), { debounceMs: 10 })
     await watcher.ready
     await watcher.close()
-    await put('d/a.md', 'changed')
-    await new Promise((r) => setTimeout(r, 200))
+    // A second watcher sees the edit: once it has reported, the closed one had its chance.
+    const witness: FragmentReload[] = []
+    const open = watchFragments([join(tmp, 'd')], (r) => witness.push(r), { debounceMs: 10 })
+    try {
+      await open.ready
+      await put('d/a.md', 'changed')
+      await eventually(() => witness.at(-1)?.fragments.byId.get('a')?.body === 'changed', 'the edit')
+    } finally {
+      await open.close()
+    }
     expect(reloads).toEqual([])
   })
 

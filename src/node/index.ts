@@ -3,6 +3,12 @@
  * §6): the built-in variable resolvers on injected adapters, fragments on
  * disk, project rules and instruction-file discovery.
  */
+import { registerNodeTokenizers } from './tokenizer-loaders.js'
+
+// Importing the Node layer makes o200k and cl100k count without a
+// `loadTokenizer` call: each loads the first time a count needs it.
+registerNodeTokenizers()
+
 export {
   type Adapters,
   type ClockAdapter,
@@ -15,6 +21,13 @@ export {
   nodeGitAdapter,
   type OsAdapter,
 } from './adapters.js'
+export {
+  DEFAULT_COUNT_CACHE_BYTES,
+  type DiskCountCache,
+  type DiskCountCacheOptions,
+  diskCountCache,
+  userCacheDir,
+} from './count-cache.js'
 export {
   BUILTIN_FRAGMENT_DIR,
   type FragmentDirsOptions,

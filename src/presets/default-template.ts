@@ -1,10 +1,7 @@
-import { EMBEDDED_PRESETS } from './embedded.generated.js'
-import { parseFragment } from './fragment.js'
+import { embeddedFragments } from './words.js'
 
 function body(relPath: string): string {
-  const text = EMBEDDED_PRESETS[relPath]
-  const fragment =
-    text === undefined ? undefined : parseFragment(text, { file: `presets/${relPath}`, relPath }).fragment
+  const fragment = embeddedFragments()[relPath]
   // Both files are ours; the embedding test keeps them present and well-formed.
   if (fragment === undefined)
     throw new Error(`sysprompt: built-in preset presets/${relPath} is missing or broken`)

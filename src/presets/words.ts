@@ -1,8 +1,8 @@
 import type { FragmentManifestEntry } from '../compile/types.js'
 import { byCodeUnit } from '../registry/tool-order.js'
-import { EMBEDDED_PRESETS } from './embedded.generated.js'
+import { EMBEDDED_FRAGMENTS_JSON } from './embedded.generated.js'
 import { PresetError } from './errors.js'
-import { type Fragment, formatFragmentError, fragmentIdFromPath, parseFragment } from './fragment.js'
+import type { Fragment } from './fragment.js'
 import { fragmentApplies } from './model-match.js'
 
 let builtins: ReadonlyMap<string, Fragment> | undefined
@@ -13,24 +13,21 @@ function freezeFragment(fragment: Fragment): Fragment {
   return Object.freeze(fragment)
 }
 
-/** The built-in fragments by id, parsed once from the embedded texts. */
+/** The built-in fragments parsed when they were embedded (no YAML at run time), by path. */
+export function embeddedFragments(): Readonly<Record<string, Fragment>> {
+  parsedEmbedded ??= JSON.parse(EMBEDDED_FRAGMENTS_JSON) as Record<string, Fragment>
+  return parsedEmbedded
+}
+let parsedEmbedded: Record<string, Fragment> | undefined
+
+/** The built-in fragments by id, read once from the embedded parse. */
 function builtinTable(): ReadonlyMap<string, Fragment> {
   if (builtins !== undefined) return builtins
   const table = new Map<string, Fragment>()
-  for (const relPath of Object.keys(EMBEDDED_PRESETS).sort(byCodeUnit)) {
-    const result = parseFragment(EMBEDDED_PRESETS[relPath]!, {
-      file: `presets/${relPath}`,
-      relPath,
-      id: fragmentIdFromPath(relPath),
-    })
-    // The embedded files are ours and tested; a parse error means a broken release.
-    if (result.fragment === undefined) {
-      throw new PresetError(
-        'missing-fragment',
-        `built-in preset fragment ${result.errors.map(formatFragmentError).join('; ')}; fix the file and run \`npx tsx scripts/embed-presets.ts\``,
-      )
-    }
-    table.set(result.fragment.id, freezeFragment(result.fragment))
+  const parsed = embeddedFragments()
+  for (const relPath of Object.keys(parsed).sort(byCodeUnit)) {
+    const fragment = parsed[relPath]!
+    table.set(fragment.id, freezeFragment(fragment))
   }
   builtins = table
   return table

@@ -4,6 +4,7 @@ import { RegistryError } from './errors.js'
 import type { Layer } from './layer.js'
 import { restoreProtected } from './protect.js'
 import { keyStability } from './resolve-variables.js'
+import { attachSlots, slotsOf } from './section-slot.js'
 import { checkToolContribution } from './shapes.js'
 import { orderTools, TOOL_ORDER_REST } from './tool-order.js'
 import type {
@@ -41,6 +42,23 @@ function resolveSection(section: PromptSection, ctx: AssembleContext): Assembled
   }
   if (section.priority !== undefined) out.priority = section.priority
   return out
+}
+
+/** The namespaced keys a section's text references, remembered per registration while its text and dialect stay. */
+const keysBySlot = new WeakMap<object, { text: string; dialect: string; keys: readonly string[] }>()
+
+function namespacedKeys(
+  section: AssembledSection,
+  slots: ReadonlyMap<AssembledSection, object> | undefined,
+): readonly string[] {
+  const slot = slots?.get(section)
+  const memo = slot === undefined ? undefined : keysBySlot.get(slot)
+  if (memo !== undefined && memo.text === section.text && memo.dialect === section.dialect) return memo.keys
+  const keys = compileTemplate(section.text, { dialect: section.dialect, strict: false }).variables.filter(
+    (key) => keyNamespace(key) !== undefined,
+  )
+  if (slot !== undefined) keysBySlot.set(slot, { text: section.text, dialect: section.dialect, keys })
+  return keys
 }
 
 function collectTools(
@@ -81,10 +99,10 @@ async function resolveNamespaced(
   stability: Record<string, Stability>,
 ): Promise<void> {
   const wanted = new Map<VariableResolver, string[]>()
+  const slots = slotsOf(sections)
   for (const section of sections) {
-    for (const key of compileTemplate(section.text, { dialect: section.dialect, strict: false }).variables) {
-      const ns = keyNamespace(key)
-      const resolver = ns === undefined ? undefined : resolvers.get(ns)
+    for (const key of namespacedKeys(section, slots)) {
+      const resolver = resolvers.get(keyNamespace(key)!)
       if (resolver === undefined || Object.hasOwn(variables, key)) continue
       variables[key] = undefined
       const list = wanted.get(resolver)
@@ -138,9 +156,15 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
       stability[name] = info.stability ?? 'session'
     }
   }
-  const sections = [...sectionByName.values()]
-    .map((s) => resolveSection(s, ctx))
-    .sort((a, b) => a.order - b.order)
+  const registered = [...sectionByName.values()]
+  const resolved = registered.map((s) => resolveSection(s, ctx))
+  // Sorted as pairs, so each section keeps its registration's memo slot.
+  const byOrder = resolved.map((_, i) => i).sort((a, b) => resolved[a]!.order - resolved[b]!.order)
+  const sections = byOrder.map((i) => resolved[i]!)
+  attachSlots(
+    sections,
+    byOrder.map((i) => registered[i]!),
+  )
   const tools = collectTools(layers, ctx, inputs.toolOrder)
   await resolveNamespaced(sections, resolvers, ctx, variables, stability)
 

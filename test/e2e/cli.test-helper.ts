@@ -39,25 +39,56 @@ export function useSandbox(): void {
   })
 }
 
-/** A clean environment: only PATH, and the sandbox's home (so no user fragments or global files leak in). */
+/** A clean environment: only PATH, and the sandbox's home (so no user fragments, global files or cached counts leak in). */
 export function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: sandbox.home,
     XDG_CONFIG_HOME: join(sandbox.home, '.config'),
+    XDG_CACHE_HOME: join(sandbox.home, '.cache'),
     ...extra,
   }
 }
 
+/**
+ * At most this many CLI processes run at once per test file: a test that
+ * starts nine at once (`Promise.all`) must not starve a busy 2-core machine
+ * until its timeout; the others wait their turn.
+ */
+export const MAX_CONCURRENT_CLIS = 2
+let running = 0
+const waiting: (() => void)[] = []
+
+async function slot(): Promise<() => void> {
+  if (running >= MAX_CONCURRENT_CLIS) await new Promise<void>((resolve) => waiting.push(resolve))
+  running++
+  return () => {
+    running--
+    waiting.shift()?.()
+  }
+}
+
 /** Runs `sysprompt args…` in `cwd` (default: the sandbox) and resolves with its exit code and output (never rejects). */
-export function cli(
+export async function cli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<Result> {
+  const release = await slot()
+  try {
+    return await spawnCli(args, options)
+  } finally {
+    release()
+  }
+}
+
+function spawnCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[] },
 ): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [bin, ...args],
+      [...(options.nodeArgs ?? []), bin, ...args],
       { cwd: options.cwd ?? sandbox.base, env: options.env ?? env(), encoding: 'utf8', maxBuffer: 16 << 20 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1

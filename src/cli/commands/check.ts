@@ -109,7 +109,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (raw: RawOptions) => {
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const update = raw.update === true
       const { project, lock, lockPath, machine, note } = await buildWithLock(options, ctx.io.env, !update)

@@ -253,7 +253,7 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
     .action(async (before: string | undefined, after: string | undefined, raw: RawOptions) => {
       let diff: ShownDiff
       let lockPath: string | undefined
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       if (raw.lock === true) {
         if (before !== undefined)
           throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path'
 import { utf8Length } from '../../compile/hash.js'
-import { type CompiledPrompt, canonicalJson, resolveTokenizer } from '../../compile/index.js'
+import { type CompiledPrompt, canonicalJson, resolveTokenizer, withCountCache } from '../../compile/index.js'
 import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from '../../node/index.js'
 import { shown } from '../../node/project/paths.js'
 import { cacheOptions, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
@@ -98,7 +98,8 @@ function blockTokens(
  */
 export async function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
   const { root, cwd, options, template } = project
-  const tokenizer = resolveTokenizer(options.tokenizer)
+  // Through the count cache too, so a warm run counts nothing.
+  const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), project.countCache)
   const total = compiled.tokens
   const planOptions = cacheOptions(options)
   const plan = cachePlan(project, compiled)

@@ -61,7 +61,7 @@ export function registerLint(program: Command, ctx: CommandContext): void {
     )
     .action(async (raw: RawOptions) => {
       const limit = maxTokens(raw.maxTokens)
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const findings = await runLint(project, { maxTokens: limit })

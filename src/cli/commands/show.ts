@@ -69,7 +69,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     )
     .action(async (raw: RawOptions) => {
       const format = chosenFormat(raw)
-      const options = await readPromptOptions(raw, ctx.io.cwd)
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const compiled = requireCompiled(project)

@@ -8,6 +8,16 @@ import type { InstructionSpan } from './render.js'
  */
 export type InstructionMode = 'sysprompt' | 'codex' | 'claude' | 'gemini' | 'pi' | 'opencode'
 
+/** The mode names, in a stable order (for CLIs and validation). */
+export const INSTRUCTION_MODES: readonly InstructionMode[] = [
+  'sysprompt',
+  'codex',
+  'claude',
+  'gemini',
+  'pi',
+  'opencode',
+]
+
 /** What the caller asks to preload: the files themselves (`full`), a synopsis of each, or nothing. */
 export type PreloadRequest = 'full' | 'synopsis' | 'none'
 

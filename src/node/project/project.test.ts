@@ -23,7 +23,7 @@ async function repo(name: string, files: Record<string, string>): Promise<string
 }
 
 async function build(cwd: string, raw: Record<string, unknown> = {}) {
-  const options = await readPromptOptions({ tokenizer: 'estimate', ...raw }, cwd)
+  const options = await readPromptOptions({ tokenizer: 'estimate', ...raw }, cwd, env())
   return buildProject(options, env())
 }
 

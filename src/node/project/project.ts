@@ -5,6 +5,7 @@ import {
   type CompiledPrompt,
   compile,
   planCache,
+  type TokenCountCache,
 } from '../../compile/index.js'
 import type { FragmentError } from '../../presets/index.js'
 import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
@@ -51,6 +52,8 @@ export interface ProjectPrompt {
   assembly?: PromptAssembly
   compiled?: CompiledPrompt
   failure?: BuildFailure
+  /** Where token counts persist between runs (none with `--no-cache`). */
+  countCache?: TokenCountCache
 }
 
 /**
@@ -99,6 +102,8 @@ export async function buildProject(
     origins: new Map(),
     sources: {},
   }
+  const { countCache } = options
+  if (countCache !== undefined) project.countCache = countCache
   const frontMatter = frontMatterFailure(chosen.errors, root)
   if (frontMatter !== undefined) {
     project.failure = frontMatter
@@ -119,7 +124,12 @@ export async function buildProject(
       ...(options.providerGiven ? { provider: options.provider } : {}),
     })
     project.compiled = withIncludedFiles(
-      compile(project.assembly, { tokenizer: options.tokenizer, hash: nodeHash, manifest }),
+      compile(project.assembly, {
+        tokenizer: options.tokenizer,
+        hash: nodeHash,
+        manifest,
+        ...(countCache === undefined ? {} : { countCache }),
+      }),
       discovery,
       root,
       cwd,

@@ -42,10 +42,16 @@ const CATALOG: VariableInfo[] = [
  * from `formatToParts` with explicit numeric fields in a fixed locale, so the
  * bytes never depend on the machine's locale; only the time zone (chosen, or
  * the process's) decides the values. An unknown `timeZone` throws
- * `ResolverOptionError` when the resolver is built, not at every turn.
+ * `ResolverOptionError` when the resolver is built, not at every turn. The
+ * formatter (whose time-zone data is slow to load) is made only when a date
+ * or time is asked for, or at once to check a `timeZone` that was given.
  */
 export function systemResolver(options: SystemResolverOptions): VariableResolver {
-  const format = dateTimeFormat(options.timeZone)
+  let formatter = options.timeZone === undefined ? undefined : dateTimeFormat(options.timeZone)
+  const format = (): Intl.DateTimeFormat => {
+    formatter ??= dateTimeFormat(options.timeZone)
+    return formatter
+  }
   return {
     namespace: 'system',
     describe: () => CATALOG.map((info) => ({ ...info })),
@@ -53,7 +59,11 @@ export function systemResolver(options: SystemResolverOptions): VariableResolver
       const out = new Map<string, string | null>()
       let parts: Record<string, string> | undefined
       const now = (): Record<string, string> => {
-        parts ??= Object.fromEntries(format.formatToParts(options.clock.now()).map((p) => [p.type, p.value]))
+        parts ??= Object.fromEntries(
+          format()
+            .formatToParts(options.clock.now())
+            .map((p) => [p.type, p.value]),
+        )
         return parts
       }
       for (const key of keys) {

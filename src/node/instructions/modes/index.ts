@@ -17,12 +17,4 @@ export const MODES: Readonly<Record<InstructionMode, ModeRules>> = {
   opencode: opencodeMode,
 }
 
-/** The mode names, in a stable order (for CLIs and validation). */
-export const INSTRUCTION_MODES: readonly InstructionMode[] = [
-  'sysprompt',
-  'codex',
-  'claude',
-  'gemini',
-  'pi',
-  'opencode',
-]
+export { INSTRUCTION_MODES } from '../types.js'

@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { cli, env, makeRepo, repoRoot, sandbox, useSandbox } from './cli.test-helper.js'
+
+// What a command loads, not how fast: `--help`, `--version`, `explain` and
+// `--tokenizer estimate` load no encoding; a warm `inspect` (its counts in
+// the count cache) loads none either; importing `sysprompt` loads nothing
+// of the tokenizer package.
+
+useSandbox()
+
+const preload = join(repoRoot, 'test', 'e2e', 'loaded-modules.test-helper.mjs')
+let runs = 0
+
+/** Runs the CLI with the module log preloaded; resolves with its result and the tokenizer modules it loaded. */
+async function traced(args: string[], extra: Record<string, string> = {}, cwd?: string) {
+  const log = join(sandbox.base, `modules-${runs++}.log`)
+  const result = await cli(args, {
+    ...(cwd === undefined ? {} : { cwd }),
+    env: env({ SYSPROMPT_MODULE_LOG: log, ...extra }),
+    nodeArgs: ['--import', pathToFileURL(preload).href],
+  })
+  const lines = existsSync(log) ? (await readFile(log, 'utf8')).split('\n') : []
+  const tokenizer = [...new Set(lines.filter((l) => l.includes('/gpt-tokenizer/')))]
+  return {
+    result,
+    all: lines,
+    tokenizer,
+    /** The encodings whose rank tables were loaded. */
+    tables: tokenizer
+      .filter((l) => l.includes('/bpeRanks/'))
+      .map((l) => l.replace(/.*\/bpeRanks\/|\.js$/g, '')),
+  }
+}
+
+describe('start-up loads only what a command needs', () => {
+  it('the module log itself works: a cold inspect loads the o200k tables, and only those', async () => {
+    const repo = await makeRepo('cold')
+    const run = await traced(
+      ['inspect', '--json'],
+      { XDG_CACHE_HOME: join(sandbox.base, 'cold-cache') },
+      repo,
+    )
+    expect(run.result.code).toBe(0)
+    expect(run.tables).toEqual(['o200k_base'])
+  })
+
+  it('--help and --version load nothing of the tokenizer package, nor the prompt pipeline', async () => {
+    for (const args of [['--help'], ['--version'], ['help']]) {
+      const run = await traced(args)
+      expect(run.result.code, args.join(' ')).toBe(0)
+      expect(run.tokenizer, args.join(' ')).toEqual([])
+      expect(run.all.filter((l) => l.includes('/dist/cli/project.js'))).toEqual([])
+    }
+  })
+
+  it('explain and --tokenizer estimate load no encoding', async () => {
+    const repo = await makeRepo('estimate')
+    const explain = await traced(['explain', 'AGENTS.md'], {}, repo)
+    expect(explain.result.code).toBe(0)
+    expect(explain.tables).toEqual([])
+    for (const command of ['inspect', 'show', 'lint']) {
+      const run = await traced([command, '--tokenizer', 'estimate', '--no-cache'], {}, repo)
+      expect(run.result.stderr, command).not.toContain('unexpected')
+      expect(run.tables, command).toEqual([])
+    }
+  })
+
+  it('a warm inspect takes every count from the cache and loads no encoding', async () => {
+    const repo = await makeRepo('warm')
+    const cache = join(sandbox.base, 'warm-cache')
+    const cold = await traced(['inspect', '--json', '--tokenizer', 'cl100k'], { XDG_CACHE_HOME: cache }, repo)
+    expect(cold.tables).toEqual(['cl100k_base'])
+    expect(existsSync(join(cache, 'sysprompt', 'counts'))).toBe(true)
+    const warm = await traced(['inspect', '--json', '--tokenizer', 'cl100k'], { XDG_CACHE_HOME: cache }, repo)
+    expect(warm.tables).toEqual([])
+    expect(JSON.parse(warm.result.stdout)).toEqual(JSON.parse(cold.result.stdout))
+  })
+
+  it('--no-cache and SYSPROMPT_CACHE=off neither read nor write the cache', async () => {
+    const repo = await makeRepo('nocache')
+    const cache = join(sandbox.base, 'no-cache')
+    for (const [args, extra] of [
+      [['inspect', '--no-cache'], {}],
+      [['inspect'], { SYSPROMPT_CACHE: 'off' }],
+    ] as const) {
+      await rm(cache, { recursive: true, force: true })
+      const run = await traced([...args], { XDG_CACHE_HOME: cache, ...extra }, repo)
+      expect(run.result.code).toBe(0)
+      expect(existsSync(cache)).toBe(false)
+      expect(run.tables).toEqual(['o200k_base'])
+    }
+  })
+
+  it('importing sysprompt loads no tokenizer module', async () => {
+    const log = join(sandbox.base, 'import.log')
+    const { execFile } = await import('node:child_process')
+    const entry = pathToFileURL(join(repoRoot, 'dist', 'index.js')).href
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [
+          '--import',
+          pathToFileURL(preload).href,
+          '--input-type=module',
+          '-e',
+          `await import(${JSON.stringify(entry)})`,
+        ],
+        { env: env({ SYSPROMPT_MODULE_LOG: log }) },
+        (error) => (error === null ? resolve() : reject(error)),
+      ),
+    )
+    const lines = (await readFile(log, 'utf8')).split('\n')
+    expect(lines.some((l) => l.endsWith('/dist/index.js'))).toBe(true)
+    expect(lines.filter((l) => l.includes('/gpt-tokenizer/'))).toEqual([])
+  })
+})
