@@ -105,6 +105,10 @@ export function addPromptOptions(command: Command): Command {
       '--no-cache',
       "neither read nor write the token-count cache in the user's cache directory (SYSPROMPT_CACHE=off does the same)",
     )
+    .option(
+      '--base-tokens <n>',
+      'tokens the harness itself sends before this prompt (its base prompt and tools), counted towards cache minimums',
+    )
 }
 
 /** Raw values as commander gives them. */
@@ -185,6 +189,13 @@ export async function readPromptOptions(
       throw new UsageError(`--env ${name}: not an environment variable name`, 'pass a name like --env CI')
     }
   }
+  const baseValue = str(raw.baseTokens)
+  if (baseValue !== undefined && !/^\d{1,9}$/.test(baseValue)) {
+    throw new UsageError(
+      `--base-tokens ${baseValue}: expected a whole number of tokens`,
+      'pass a count like --base-tokens 12000',
+    )
+  }
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
   const cache = raw.cache !== false
@@ -201,6 +212,7 @@ export async function readPromptOptions(
     set,
     env,
     tools,
+    ...(baseValue === undefined ? {} : { baseTokens: Number(baseValue) }),
     cache,
     ...(countCache === undefined ? {} : { countCache }),
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bar, clip, type Io, painter, percent, table, useColor, width } from './output.js'
+import { bar, clip, type Io, painter, percent, table, tokenLabel, useColor, width } from './output.js'
 
 const io = (isTTY: boolean, env: Record<string, string | undefined> = {}): Io => ({
   stdout: { write: () => true, isTTY },
@@ -95,5 +95,21 @@ describe('numbers and text', () => {
         expect(out).not.toMatch(/[\r\n]/)
       }),
     )
+  })
+})
+
+describe('fitting the terminal', () => {
+  it('wraps the last column at spaces so no line is wider than asked', () => {
+    const reason = 'it has `paths:` and no working path was given: pass --path with a file the agent works on'
+    const lines = table([['testing', 'out', reason]], ['left', 'left', 'left'], painter(false), 60)
+    expect(lines.length).toBeGreaterThan(1)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60)
+    expect(lines.map((l) => l.slice('testing  out  '.length)).join(' ')).toBe(reason)
+  })
+
+  it('labels a count as an approximation unless the provider counts with that tokenizer', () => {
+    expect(tokenLabel('o200k', 'openai')).toBe('o200k')
+    expect(tokenLabel('o200k', 'anthropic')).toBe('o200k; an approximation for anthropic')
+    expect(tokenLabel('estimate', 'openai')).toBe('estimate; an approximation for openai')
   })
 })

@@ -1,6 +1,6 @@
 /** Where a command writes: the streams (a `isTTY` flag on stdout decides colours) and the environment. */
 export interface Io {
-  stdout: { write(text: string): unknown; isTTY?: boolean }
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number }
   stderr: { write(text: string): unknown }
   env: Record<string, string | undefined>
   /** The shell's working directory: paths on the command line are relative to it. */
@@ -60,29 +60,55 @@ export function width(text: string): number {
 /**
  * An aligned table: each column as wide as its widest cell, two spaces
  * between columns, no trailing spaces. Rows are lists of cells; a string is a
- * plain cell.
+ * plain cell. With `maxWidth`, a row's last cell (the free text: a reason, a
+ * bar) wraps at spaces onto lines of its own column so no line is wider.
  */
 export function table(
   rows: readonly (readonly (Cell | string)[])[],
   align: readonly Align[],
   paint: Paint,
+  maxWidth?: number,
 ): string[] {
   const cells = rows.map((row) => row.map((c) => (typeof c === 'string' ? { text: c } : c)))
   const widths: number[] = []
-  for (const row of cells) {
+  const measure = (row: readonly Cell[], upTo: number) =>
     row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, width(cell.text))
+      if (i < upTo) widths[i] = Math.max(widths[i] ?? 0, width(cell.text))
+    })
+  for (const row of cells) measure(row, row.length - (maxWidth === undefined ? 0 : 1))
+  const lead = (n: number) => widths.slice(0, n).reduce((a, w) => a + w + 2, 0)
+  const lines: string[] = []
+  for (const row of cells) {
+    const last = row.length - 1
+    const room = maxWidth === undefined ? Number.POSITIVE_INFINITY : Math.max(10, maxWidth - lead(last))
+    const pieces = wrap(row[last]?.text ?? '', room)
+    pieces.forEach((piece, k) => {
+      const line = row.map((cell, i) => {
+        const text = i === last ? piece : k === 0 ? cell.text : ''
+        const w = i === last && maxWidth !== undefined ? width(text) : (widths[i] ?? 0)
+        const pad = ' '.repeat(Math.max(0, w - width(text)))
+        const padded = align[i] === 'right' ? pad + text : i === last ? text : text + pad
+        return paint(cell.tone ?? 'plain', padded)
+      })
+      lines.push(line.join('  ').trimEnd())
     })
   }
-  return cells.map((row) => {
-    const parts = row.map((cell, i) => {
-      const pad = ' '.repeat((widths[i] ?? 0) - width(cell.text))
-      const last = i === row.length - 1
-      const padded = align[i] === 'right' ? pad + cell.text : last ? cell.text : cell.text + pad
-      return paint(cell.tone ?? 'plain', padded)
-    })
-    return parts.join('  ').trimEnd()
-  })
+  return lines
+}
+
+/** `text` in lines of at most `room` characters, broken at spaces (a longer word stays whole). */
+function wrap(text: string, room: number): string[] {
+  if (width(text) <= room) return [text]
+  const out: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && width(line) + 1 + width(word) > room) {
+      out.push(line)
+      line = word
+    } else line = line === '' ? word : `${line} ${word}`
+  }
+  out.push(line)
+  return out
 }
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉']
@@ -115,4 +141,23 @@ export function clip(text: string, max: number): string {
 /** JSON for `--json`: two-space indentation and a final newline. */
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`
+}
+
+/** The width tables must fit: the terminal's columns, else `COLUMNS`, else 80 (what a pipe or a log gets). */
+export function terminalWidth(io: Io): number {
+  const columns = io.stdout.isTTY === true ? io.stdout.columns : undefined
+  if (columns !== undefined && columns > 0) return columns
+  const env = Number(io.env.COLUMNS)
+  return Number.isInteger(env) && env >= 20 ? env : 80
+}
+
+/**
+ * The label of a token count: the tokenizer it was counted with, and a word
+ * when that is not the provider's own tokenizer (o200k and cl100k are
+ * OpenAI's; Anthropic and Gemini count with their own, and `estimate` is
+ * characters / 4 for everyone), so no count passes for exact when it is not.
+ */
+export function tokenLabel(tokenizer: string, provider: string): string {
+  const exact = provider === 'openai' && (tokenizer === 'o200k' || tokenizer === 'cl100k')
+  return exact ? tokenizer : `${tokenizer}; an approximation for ${provider}`
 }

@@ -15,6 +15,7 @@ import type {
   CompiledSection,
   CompileOptions,
   CompileWarning,
+  SectionFile,
   Tokenizer,
 } from './types.js'
 
@@ -194,14 +195,9 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   const memos = kept.map((k) => k.memo)
   let layout: Layout
   let cuts: BudgetCut[] = []
+  let laidOut: readonly string[] = memos.map((memo) => memo.text)
   if (options.budget === undefined) {
-    layout = layOut(
-      memos,
-      memos.map((memo) => memo.text),
-      undefined,
-      tokenizer,
-      hash,
-    )
+    layout = layOut(memos, laidOut, undefined, tokenizer, hash)
   } else {
     const counts = memos.map((memo) => sectionTokens(memo, tokenizer))
     const budgeted = applyBudget(
@@ -215,16 +211,17 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
       tokenizer,
       countTokens(tokenizer, SECTION_SEPARATOR),
     )
-    layout = layOut(memos, budgeted.texts, budgeted.tokens, tokenizer, hash)
+    laidOut = budgeted.texts
+    layout = layOut(memos, laidOut, budgeted.tokens, tokenizer, hash)
     cuts = budgeted.cuts
     warnings.push(...budgeted.warnings)
   }
 
   const sections: CompiledSection[] = []
   for (let i = 0; i < kept.length; i++) {
-    const { section } = kept[i]!
+    const { section, memo } = kept[i]!
     const span = layout.spans[i]!
-    sections.push({
+    const compiled: CompiledSection = {
       name: section.name,
       order: section.order,
       stability: stabilities[i]!,
@@ -232,7 +229,9 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
       end: span.end,
       tokens: span.tokens,
       hash: span.hash,
-    })
+    }
+    const laid = laidOut[i]!
+    sections.push(withProvenance(compiled, memo, laid === memo.text ? undefined : laid))
   }
   let exactTokens: number | undefined
   if (options.exactTokens === true) {
@@ -259,6 +258,32 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
     warnings,
     cuts,
   }
+}
+
+/**
+ * The section with its insertions moved into prompt indices, and the
+ * `file:<path>` ones listed as files. A budget-cut section keeps only the
+ * insertions that lie wholly in the part the cut left unchanged.
+ */
+function withProvenance(
+  section: CompiledSection,
+  memo: SectionMemo,
+  cut: string | undefined,
+): CompiledSection {
+  if (memo.insertions.length === 0) return section
+  let whole = memo.text.length
+  if (cut !== undefined) {
+    whole = 0
+    while (whole < cut.length && cut.charCodeAt(whole) === memo.text.charCodeAt(whole)) whole++
+  }
+  const insertions = memo.insertions
+    .filter((ins) => ins.end <= whole)
+    .map((ins) => ({ key: ins.key, start: section.start + ins.start, end: section.start + ins.end }))
+  if (insertions.length === 0) return section
+  const files: SectionFile[] = insertions
+    .filter((ins) => ins.key.startsWith('file:'))
+    .map((ins) => ({ path: ins.key.slice('file:'.length), start: ins.start, end: ins.end, key: ins.key }))
+  return files.length === 0 ? { ...section, insertions } : { ...section, insertions, files }
 }
 
 /** The span of the leading sections whose stability passes `keep`: its end index and tokens with separators. */

@@ -12,12 +12,21 @@ export {
   type LockDifference,
   LockError,
   type LockErrorCode,
+  type LockFile,
+  type LockMachine,
   type LockSection,
   type PromptLock,
   parseLock,
 } from './lock.js'
 export { type ClosablePromptStore, type MemoryStoreOptions, memoryStore } from './memory-store.js'
-export { type CachePlan, type CachePlanOptions, planCache } from './plan-cache.js'
+export {
+  type CachePlan,
+  type CachePlanOptions,
+  type CacheVerdict,
+  type CacheVerdictOptions,
+  cacheVerdict,
+  planCache,
+} from './plan-cache.js'
 export {
   type AnthropicShape,
   type GeminiShape,

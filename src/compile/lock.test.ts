@@ -293,3 +293,30 @@ describe('checkLock', () => {
     for (const d of result.differences) expect(d.message).toContain('sysprompt check --update')
   })
 })
+
+describe('portable lock fields', () => {
+  it('round-trips cwd, pinned keys and per-section files, and refuses a cwd that leaves the root', async () => {
+    const { compile } = await import('./compile.js')
+    const compiled = compile(
+      {
+        sections: [
+          { name: 'docs', order: 0, text: 'Read:\n[file:A.md]', dialect: 'bracket', stability: 'session' },
+        ],
+        tools: [],
+        variables: { 'file:A.md': 'one\ntwo' },
+        stability: {},
+      },
+      { tokenizer: 'estimate' },
+    )
+    const lock = createLock(compiled, {}, { cwd: 'packages/api', pinned: ['system:hostname', 'prompt:cwd'] })
+    expect(lock.cwd).toBe('packages/api')
+    expect(lock.pinned).toEqual(['prompt:cwd', 'system:hostname'])
+    expect(lock.sections[0]!.files).toEqual([
+      { path: 'A.md', hash: expect.stringMatching(/^sha256:/), lines: [2, 3] },
+    ])
+    expect(parseLock(formatLock(lock))).toEqual(lock)
+    for (const cwd of ['../x', '/abs', 'a/../../b', '']) {
+      expect(() => parseLock(formatLock({ ...lock, cwd }))).toThrow(/cwd must be a directory relative/)
+    }
+  })
+})

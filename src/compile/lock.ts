@@ -1,4 +1,10 @@
+import { fileChanges, type LockFile, sectionFiles } from './lock-files.js'
+import { LOCK_UPDATE as UPDATE } from './lock-parse.js'
+import { groupDigits } from './numbers.js'
 import type { CompiledPrompt } from './types.js'
+
+export type { LockFile } from './lock-files.js'
+export { LockError, type LockErrorCode, parseLock } from './lock-parse.js'
 
 /** One section as recorded in `sysprompt.lock`. */
 export interface LockSection {
@@ -8,6 +14,18 @@ export interface LockSection {
   tokens: number
   /** Fragment path or registering module, when known. */
   source?: string
+  /** Hash of the section's own text (its included files taken out); present with `files`. */
+  textHash?: string
+  /** The files the section includes, with the hash of their text and their lines in the prompt. */
+  files?: LockFile[]
+}
+
+/** Where and how a lock was computed, so that it holds on any checkout. */
+export interface LockMachine {
+  /** The working directory the prompt was built for, relative to the project root (`.`, `packages/api`). */
+  cwd: string
+  /** The machine-specific keys whose values were pinned to placeholders (`prompt:cwd`, `system:hostname`, …). */
+  pinned: string[]
 }
 
 /**
@@ -21,6 +39,10 @@ export interface PromptLock {
   tokens: number
   tokenizer: string
   toolsHash: string
+  /** The working directory relative to the root; absent in locks written before it was recorded. */
+  cwd?: string
+  /** The keys pinned to placeholders when the lock was computed. */
+  pinned?: string[]
   tools: { name: string; hash: string }[]
   sections: LockSection[]
 }
@@ -28,6 +50,10 @@ export interface PromptLock {
 /** One way a compiled prompt differs from its lock. */
 export interface LockDifference {
   section?: string
+  /** The included file that changed, as the prompt names it, when the change lies in one. */
+  file?: string
+  /** That file's lines in the current prompt (in the locked one when it was removed). */
+  lines?: [number, number]
   kind: 'added' | 'removed' | 'changed' | 'moved' | 'tools'
   message: string
 }
@@ -38,34 +64,18 @@ export interface LockCheck {
   differences: LockDifference[]
 }
 
-/** Stable codes of {@link LockError}. */
-export type LockErrorCode = 'invalid-json' | 'invalid-shape' | 'unsupported-version'
-
-/**
- * A lock file that cannot be read: not JSON (`invalid-json`), JSON of the
- * wrong shape (`invalid-shape`, `path` names the field) or written by a
- * future version (`unsupported-version`).
- */
-export class LockError extends Error {
-  override readonly name = 'LockError'
-  readonly code: LockErrorCode
-  readonly path: string | undefined
-
-  constructor(code: LockErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.path = options.path
-  }
-}
-
 /**
  * The lock of a compiled prompt. `sources` maps section names to where they
  * come from (fragment path or registering module); a section without an
  * entry takes the source of the manifest entry whose id is its name, if any.
  */
-export function createLock(compiled: CompiledPrompt, sources: Record<string, string> = {}): PromptLock {
+export function createLock(
+  compiled: CompiledPrompt,
+  sources: Record<string, string> = {},
+  machine?: LockMachine,
+): PromptLock {
   const fromManifest = new Map(compiled.manifest.map((entry) => [entry.id, entry.source]))
-  return {
+  const lock: PromptLock = {
     version: 1,
     hash: compiled.hash,
     tokens: compiled.tokens,
@@ -76,9 +86,19 @@ export function createLock(compiled: CompiledPrompt, sources: Record<string, str
       const source = Object.hasOwn(sources, s.name) ? sources[s.name] : fromManifest.get(s.name)
       const entry: LockSection = { name: s.name, order: s.order, hash: s.hash, tokens: s.tokens }
       if (source !== undefined) entry.source = source
+      const included = sectionFiles(compiled, s)
+      if (included !== undefined) {
+        entry.textHash = included.textHash
+        entry.files = included.files
+      }
       return entry
     }),
   }
+  if (machine !== undefined) {
+    lock.cwd = machine.cwd
+    lock.pinned = [...machine.pinned].sort()
+  }
+  return lock
 }
 
 function line(fields: [string, unknown][]): string {
@@ -99,9 +119,9 @@ function list(name: string, items: string[]): string {
  * changed), LF line ends and a trailing newline. Same lock, same bytes.
  */
 export function formatLock(lock: PromptLock): string {
-  const head = (['version', 'hash', 'tokens', 'tokenizer', 'toolsHash'] as const).map(
-    (key) => `  ${JSON.stringify(key)}: ${JSON.stringify(lock[key])}`,
-  )
+  const head = (['version', 'hash', 'tokens', 'tokenizer', 'toolsHash', 'cwd', 'pinned'] as const)
+    .filter((key) => lock[key] !== undefined)
+    .map((key) => `  ${JSON.stringify(key)}: ${JSON.stringify(lock[key])}`)
   const tools = lock.tools.map((t) =>
     line([
       ['name', t.name],
@@ -115,100 +135,11 @@ export function formatLock(lock: PromptLock): string {
       ['hash', s.hash],
       ['tokens', s.tokens],
       ['source', s.source],
+      ['textHash', s.textHash],
+      ['files', s.files?.map((f) => ({ path: f.path, hash: f.hash, lines: f.lines }))],
     ]),
   )
   return `{\n${[...head, list('tools', tools), list('sections', sections)].join(',\n')}\n}\n`
-}
-
-const UPDATE = 'If the change is intended, run `sysprompt check --update`.'
-
-function shapeError(path: string, expected: string): LockError {
-  return new LockError(
-    'invalid-shape',
-    `sysprompt.lock: ${path} must be ${expected}; fix it or regenerate the file with \`sysprompt check --update\``,
-    { path },
-  )
-}
-
-type Json = Record<string, unknown>
-
-function object(value: unknown, path: string): Json {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw shapeError(path, 'an object')
-  return value as Json
-}
-
-const at = (path: string, key: string) => (path === '' ? key : `${path}.${key}`)
-
-function string(o: Json, key: string, path: string): string {
-  const v = o[key]
-  if (typeof v !== 'string') throw shapeError(at(path, key), 'a string')
-  return v
-}
-
-function count(o: Json, key: string, path: string): number {
-  const v = o[key]
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
-    throw shapeError(at(path, key), 'a whole number ≥ 0')
-  return v
-}
-
-function array(o: Json, key: string): unknown[] {
-  const v = o[key]
-  if (!Array.isArray(v)) throw shapeError(key, 'an array')
-  return v
-}
-
-/**
- * Reads `sysprompt.lock` text into a lock, checking its shape; unknown keys
- * are ignored. Throws a {@link LockError} that names the field at fault.
- */
-export function parseLock(text: string): PromptLock {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (cause) {
-    throw new LockError(
-      'invalid-json',
-      `sysprompt.lock is not valid JSON (${(cause as Error).message}); fix it or regenerate it with \`sysprompt check --update\``,
-      { cause },
-    )
-  }
-  const root = object(value, 'the top level')
-  if (root.version !== 1) {
-    throw new LockError(
-      'unsupported-version',
-      `sysprompt.lock has version ${JSON.stringify(root.version)}; this sysprompt reads version 1. ` +
-        'Upgrade sysprompt, or regenerate the file with `sysprompt check --update`',
-      { path: 'version' },
-    )
-  }
-  const hash = string(root, 'hash', '')
-  const tokens = count(root, 'tokens', '')
-  const tokenizer = string(root, 'tokenizer', '')
-  const toolsHash = string(root, 'toolsHash', '')
-  const tools = array(root, 'tools').map((item, i) => {
-    const o = object(item, `tools[${i}]`)
-    return { name: string(o, 'name', `tools[${i}]`), hash: string(o, 'hash', `tools[${i}]`) }
-  })
-  const seen = new Set<string>()
-  const sections = array(root, 'sections').map((item, i): LockSection => {
-    const path = `sections[${i}]`
-    const o = object(item, path)
-    const name = string(o, 'name', path)
-    if (seen.has(name)) throw shapeError(`${path}.name`, `unique, but "${name}" appears twice`)
-    seen.add(name)
-    if (typeof o.order !== 'number' || !Number.isFinite(o.order))
-      throw shapeError(`${path}.order`, 'a number')
-    const entry: LockSection = {
-      name,
-      order: o.order,
-      hash: string(o, 'hash', path),
-      tokens: count(o, 'tokens', path),
-    }
-    if (o.source !== undefined) entry.source = string(o, 'source', path)
-    return entry
-  })
-  return { version: 1, hash, tokens, tokenizer, toolsHash, tools, sections }
 }
 
 const short = (hash: string) => (hash.length > 19 ? `${hash.slice(0, 19)}…` : hash)
@@ -258,20 +189,35 @@ function sectionDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDif
       out.push({
         section: s.name,
         kind: 'added',
-        message: `section "${s.name}" (${s.tokens} tokens) is new at position ${i + 1}. ${UPDATE}`,
+        message: `section "${s.name}" (${groupDigits(s.tokens)} tokens) is new at position ${i + 1}. ${UPDATE}`,
       })
       continue
     }
     const from = was.s.source === undefined ? '' : ` (from ${was.s.source})`
     if (was.s.hash !== s.hash) {
       const delta = s.tokens - was.s.tokens
-      out.push({
-        section: s.name,
-        kind: 'changed',
-        message:
-          `section "${s.name}"${from} changed: ${short(was.s.hash)} → ${short(s.hash)}, ` +
-          `${was.s.tokens} → ${s.tokens} tokens (${delta >= 0 ? '+' : ''}${delta}). ${UPDATE}`,
-      })
+      const tokens = `${groupDigits(was.s.tokens)} → ${groupDigits(s.tokens)} tokens (${delta >= 0 ? '+' : '−'}${groupDigits(Math.abs(delta))})`
+      const included = sectionFiles(compiled, s)
+      const files = fileChanges(s.name, was.s.files ?? [], included?.files ?? [])
+      // The section itself is blamed only when its own text changed, not when only what it includes did.
+      const ownText =
+        was.s.textHash === undefined || included === undefined || was.s.textHash !== included.textHash
+      if (ownText || files.length === 0) {
+        out.push({
+          section: s.name,
+          kind: 'changed',
+          message: `section "${s.name}"${from} changed: ${short(was.s.hash)} → ${short(s.hash)}, ${tokens}. ${UPDATE}`,
+        })
+      }
+      for (const f of files) {
+        out.push({
+          section: s.name,
+          file: f.path,
+          lines: f.lines,
+          kind: f.kind,
+          message: `${f.message}: ${tokens} for the section. ${UPDATE}`,
+        })
+      }
     }
     if (reordered.has(s.name) || !kept.has(s.name)) {
       const position =
@@ -291,7 +237,7 @@ function sectionDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDif
     out.push({
       section: s.name,
       kind: 'removed',
-      message: `section "${s.name}"${from}, ${s.tokens} tokens in the lock, is gone. ${UPDATE}`,
+      message: `section "${s.name}"${from}, ${groupDigits(s.tokens)} tokens in the lock, is gone. ${UPDATE}`,
     })
   }
   return out

@@ -56,7 +56,7 @@ describe('planCache breakpoints', () => {
 
   it('plans nothing and warns nothing for an empty prompt', () => {
     const plan = planCache(promptOf([]), { provider: 'anthropic', model: 'claude-sonnet-4' })
-    expect(plan).toEqual({ breakpoints: [], cacheableTokens: 0, minTokens: 1024, warnings: [] })
+    expect(plan).toEqual({ breakpoints: [], marks: [], cacheableTokens: 0, minTokens: 1024, warnings: [] })
   })
 
   it('keeps breakpoints ascending section ends, at most 4, for any stabilities', () => {
@@ -91,7 +91,7 @@ describe('planCache warnings', () => {
     expect(plan.warnings).toHaveLength(1)
     expect(plan.warnings[0]).toMatchObject({ code: 'below-cache-minimum', section: 'identity' })
     expect(plan.warnings[0]!.message).toContain('500 tokens')
-    expect(plan.warnings[0]!.message).toContain('1024')
+    expect(plan.warnings[0]!.message).toContain('1 024-token minimum')
     expect(plan.cacheableTokens).toBe(1501)
   })
 
@@ -198,5 +198,26 @@ describe('planCache cacheable tokens by provider', () => {
     expect(planCache(compiled, { provider: 'anthropic', model: 'claude-opus-4-1' }).cacheableTokens).toBe(
       1131,
     )
+  })
+})
+
+describe('cacheVerdict and the harness share', () => {
+  it('counts baseTokens towards the minimum, and warns about the minimum only when asked to', async () => {
+    const { cacheVerdict } = await import('./plan-cache.js')
+    expect(cacheVerdict(300, { provider: 'openai', model: 'gpt-5' })).toEqual({
+      cacheable: false,
+      tokens: 300,
+      minTokens: 1024,
+      source: 'table',
+    })
+    expect(cacheVerdict(300, { provider: 'openai', baseTokens: 800 }).cacheable).toBe(true)
+    const compiled = promptOf([{ name: 'a', text: 'Short.', order: 0 }])
+    expect(planCache(compiled, { provider: 'anthropic', minimumWarnings: false }).warnings).toEqual([])
+    expect(planCache(compiled, { provider: 'anthropic' }).warnings.map((w) => w.code)).toEqual([
+      'below-cache-minimum',
+    ])
+    const based = planCache(compiled, { provider: 'openai', baseTokens: 5000 })
+    expect(based.marks).toEqual(based.breakpoints)
+    expect(based.warnings).toEqual([])
   })
 })

@@ -1,8 +1,9 @@
-import { type CacheProvider, cacheMinimum } from './cache-minimums.js'
+import { type CacheProvider, cacheMinimum, type ResolvedMinimum } from './cache-minimums.js'
+import { groupDigits } from './numbers.js'
 import type { CompiledPrompt, CompileWarning } from './types.js'
 
-/** What `planCache` plans for. */
-export interface CachePlanOptions {
+/** Which provider and model a cache verdict is for. */
+export interface CacheVerdictOptions {
   provider: CacheProvider
   /** The model id as sent to the provider; selects the minimum cacheable prefix. */
   model?: string
@@ -10,12 +11,57 @@ export interface CachePlanOptions {
   minTokens?: number
   /** Rows merged over the minimum table for this provider: model id or `*` glob → tokens. */
   minimums?: Record<string, number>
+  /**
+   * Tokens the harness sends before this system prompt in the same cached
+   * prefix (its own base prompt and tool definitions): they count towards
+   * the minimum. Default 0.
+   */
+  baseTokens?: number
+}
+
+/** What `planCache` plans for. */
+export interface CachePlanOptions extends CacheVerdictOptions {
+  /**
+   * Whether to warn `below-cache-minimum`. Default true; pass false when
+   * nobody named a provider or model, since the minimum is then a guess
+   * (the command line does so without `--provider` or `--model`).
+   */
+  minimumWarnings?: boolean
+}
+
+/** Whether a prefix of `tokens` tokens (the system prompt's part) is cached, and against which minimum. */
+export interface CacheVerdict {
+  cacheable: boolean
+  /** The prefix as the provider counts it: `baseTokens` plus the system prompt's tokens. */
+  tokens: number
+  minTokens: number
+  /** `forced`, a `table` row, or the provider's `largest` minimum (model unknown or not named). */
+  source: ResolvedMinimum['source']
+}
+
+/**
+ * The one place that decides whether a prefix is cacheable for a provider
+ * and model (SPEC §5): the prefix with the harness's own share
+ * (`baseTokens`) against the model's minimum. `planCache`, the provider
+ * shapes and every command's cache wording use it, so they never disagree.
+ */
+export function cacheVerdict(tokens: number, options: CacheVerdictOptions): CacheVerdict {
+  const minimum = cacheMinimum(options.provider, options.model, options)
+  const total = tokens + Math.max(0, options.baseTokens ?? 0)
+  return {
+    cacheable: total >= minimum.minTokens,
+    tokens: total,
+    minTokens: minimum.minTokens,
+    source: minimum.source,
+  }
 }
 
 /** Where the stable prefixes of a compiled prompt end and what a provider can reuse of them. */
 export interface CachePlan {
   /** String indices into `text`, each a section end, ascending: the static prefix's end, then the session prefix's. */
   breakpoints: number[]
+  /** The breakpoints whose prefix reaches the minimum: where Anthropic's `cache_control` goes (none on a shorter prefix). */
+  marks: number[]
   /** Tokens of the system prompt the provider can serve from cache across sessions. */
   cacheableTokens: number
   /** The minimum cacheable prefix used for the plan. */
@@ -54,28 +100,31 @@ interface Prefix {
  */
 export function planCache(compiled: CompiledPrompt, options: CachePlanOptions): CachePlan {
   const { provider, model } = options
-  const minimum = cacheMinimum(provider, model, options)
+  const minimum = cacheVerdict(0, options)
   const warnings: CompileWarning[] = []
+  const base = Math.max(0, options.baseTokens ?? 0)
+  const withBase = base === 0 ? '' : ` (with ${groupDigits(base)} tokens of the harness's own before it)`
   if (model !== undefined && minimum.source === 'largest') {
     warnings.push({
       code: 'unknown-model',
       message:
         `model "${model}" is not in the ${provider} cache-minimum table; assuming ${provider}'s largest ` +
-        `minimum of ${minimum.minTokens} tokens. Pass minTokens or minimums to planCache if it caches shorter prefixes.`,
+        `minimum of ${groupDigits(minimum.minTokens)} tokens. Pass minTokens or minimums to planCache if it caches shorter prefixes.`,
     })
   }
 
   const prefixes = stablePrefixes(compiled).slice(0, ANTHROPIC_MAX_BREAKPOINTS)
   const forModel = model === undefined ? provider : `${provider} (${model})`
+  const verdicts = prefixes.map((prefix) => cacheVerdict(prefix.tokens, options))
   for (const [i, prefix] of prefixes.entries()) {
-    if (prefix.tokens >= minimum.minTokens) continue
+    if (verdicts[i]!.cacheable || options.minimumWarnings === false) continue
     const what = i < prefixes.length - 1 ? 'it is not cached on its own' : 'it is not cached'
     warnings.push({
       code: 'below-cache-minimum',
       section: prefix.section,
       message:
         `the ${prefix.kind === 'static' ? 'static' : 'static + session'} prefix, through section "${prefix.section}", ` +
-        `is ${prefix.tokens} tokens, below the ${minimum.minTokens}-token minimum of ${forModel}: ${what}. ` +
+        `is ${groupDigits(prefix.tokens)} tokens${withBase}, below the ${groupDigits(minimum.minTokens)}-token minimum of ${forModel}: ${what}. ` +
         'Move more stable text before it, or accept the miss.',
     })
   }
@@ -91,10 +140,16 @@ export function planCache(compiled: CompiledPrompt, options: CachePlanOptions): 
   }
   warnings.push(...sessionBeforeStatic(compiled))
 
-  const cached = prefixes.filter((p) => p.tokens >= minimum.minTokens).at(-1)?.tokens ?? 0
+  const cached = prefixes.filter((_, i) => verdicts[i]!.cacheable).at(-1)?.tokens ?? 0
   const cacheableTokens =
     provider === 'openai' ? Math.floor(cached / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP : cached
-  return { breakpoints: prefixes.map((p) => p.end), cacheableTokens, minTokens: minimum.minTokens, warnings }
+  return {
+    breakpoints: prefixes.map((p) => p.end),
+    marks: prefixes.filter((_, i) => verdicts[i]!.cacheable).map((p) => p.end),
+    cacheableTokens,
+    minTokens: minimum.minTokens,
+    warnings,
+  }
 }
 
 function stablePrefixes(compiled: CompiledPrompt): Prefix[] {

@@ -39,18 +39,37 @@ describe('toAnthropic', () => {
     expect(system.every((b) => b.type === 'text')).toBe(true)
   })
 
-  it('marks the blocks ending at the planned breakpoints', () => {
+  it('marks the blocks ending at the planned breakpoints whose prefix reaches the minimum', () => {
     const compiled = layered()
     expect(planCache(compiled, { provider: 'anthropic' }).breakpoints).toHaveLength(2)
-    const marked = toAnthropic(compiled).system.map((b) => b.cache_control)
+    const marked = toAnthropic(compiled, { minTokens: 1 }).system.map((b) => b.cache_control)
     expect(marked).toEqual([undefined, { type: 'ephemeral' }, { type: 'ephemeral' }, undefined])
-    expect('cache_control' in toAnthropic(compiled).system[0]!).toBe(false)
+    expect('cache_control' in toAnthropic(compiled, { minTokens: 1 }).system[0]!).toBe(false)
+  })
+
+  it('puts no cache_control on a prefix below the minimum (one verdict with planCache)', () => {
+    const compiled = promptOf([
+      { name: 'identity', text: 'You are a coding agent.', order: -100 },
+      { name: 'project', text: 'Project notes.', order: 200, stability: 'session' },
+    ])
+    const plan = planCache(compiled, { provider: 'anthropic', model: 'claude-sonnet-4-5' })
+    expect(plan.marks).toEqual([])
+    expect(plan.warnings.map((w) => w.code)).toContain('below-cache-minimum')
+    expect(toAnthropic(compiled).system.some((b) => b.cache_control !== undefined)).toBe(false)
+    expect(toAnthropic(compiled, { model: 'claude-sonnet-4-5' }).system.some((b) => b.cache_control)).toBe(
+      false,
+    )
+    // The harness's own share before the prompt counts towards the minimum.
+    const withBase = toAnthropic(compiled, { model: 'claude-sonnet-4-5', baseTokens: 2000 })
+    expect(withBase.system.filter((b) => b.cache_control !== undefined)).toHaveLength(2)
   })
 
   it('keeps only the number of marks asked, stable prefix first', () => {
     const compiled = layered()
     expect(
-      toAnthropic(compiled, { breakpoints: 1 }).system.map((b) => b.cache_control !== undefined),
+      toAnthropic(compiled, { breakpoints: 1, minTokens: 1 }).system.map(
+        (b) => b.cache_control !== undefined,
+      ),
     ).toEqual([false, true, false, false])
     expect(toAnthropic(compiled, { breakpoints: 0 }).system.some((b) => b.cache_control)).toBe(false)
   })

@@ -67,7 +67,20 @@ function blockSpans(compiled: CompiledPrompt): { start: number; end: number; sec
   }))
 }
 
-function chooseBreakpoints(compiled: CompiledPrompt, asked: number[] | number | undefined): Set<number> {
+/** Options of `toAnthropic`: explicit breakpoints, or the model (and harness share) the planned ones are judged for. */
+export interface AnthropicOptions {
+  /** Positions (at most 4), or how many of the planned marks to keep. */
+  breakpoints?: number[] | number
+  /** The model the request goes to: selects the minimum a marked prefix must reach (default: Anthropic's largest). */
+  model?: string
+  /** Forces the minimum cacheable prefix, in tokens. */
+  minTokens?: number
+  /** Tokens the harness sends before the system prompt (base prompt, tools); they count towards the minimum. */
+  baseTokens?: number
+}
+
+function chooseBreakpoints(compiled: CompiledPrompt, options: AnthropicOptions): Set<number> {
+  const asked = options.breakpoints
   if (Array.isArray(asked)) {
     if (asked.length > ANTHROPIC_MAX_BREAKPOINTS) {
       throw new RangeError(
@@ -76,7 +89,13 @@ function chooseBreakpoints(compiled: CompiledPrompt, asked: number[] | number | 
     }
     return new Set(asked)
   }
-  const planned = planCache(compiled, { provider: 'anthropic' }).breakpoints
+  // Only prefixes that reach the model's minimum are marked: a mark on a shorter one caches nothing.
+  const planned = planCache(compiled, {
+    provider: 'anthropic',
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.minTokens === undefined ? {} : { minTokens: options.minTokens }),
+    ...(options.baseTokens === undefined ? {} : { baseTokens: options.baseTokens }),
+  }).marks
   const limit = Math.min(asked ?? ANTHROPIC_MAX_BREAKPOINTS, ANTHROPIC_MAX_BREAKPOINTS)
   return new Set(planned.slice(0, Math.max(0, limit)))
 }
@@ -99,15 +118,14 @@ function named(tool: CompiledTool): { name: string; description?: string } {
  * before it, so the blocks' texts concatenate to `text`; an empty prompt
  * gives no blocks (Anthropic rejects empty text blocks). `cache_control`
  * marks the blocks whose section ends at a breakpoint: by default those
- * `planCache` plans for Anthropic; a number keeps that many of them (at most
+ * `planCache` plans for Anthropic whose prefix reaches the minimum of
+ * `model` (Anthropic's largest when none is named), so a prefix too short to
+ * be cached carries no mark; a number keeps that many of them (at most
  * 4); an array gives the positions (section ends or block ends, at most 4).
  * `tools` keeps the compiled order and is omitted when there are none.
  */
-export function toAnthropic(
-  compiled: CompiledPrompt,
-  options: { breakpoints?: number[] | number } = {},
-): AnthropicShape {
-  const marks = chooseBreakpoints(compiled, options.breakpoints)
+export function toAnthropic(compiled: CompiledPrompt, options: AnthropicOptions = {}): AnthropicShape {
+  const marks = chooseBreakpoints(compiled, options)
   const spans = blockSpans(compiled)
   const used = new Set<number>()
   const system = spans.map((span): AnthropicTextBlock => {

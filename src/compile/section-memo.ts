@@ -1,7 +1,7 @@
 import { renderSections } from '../registry/render-prompt.js'
 import { slotsOf } from '../registry/section-slot.js'
 import type { AssembledSection, PromptAssembly } from '../registry/types.js'
-import { compileTemplate } from '../template/index.js'
+import { compileTemplate, type Insertion } from '../template/index.js'
 import { TextCache } from '../template/text-cache.js'
 import { type HashFunction, hashText, sha256Hex, utf8Length } from './hash.js'
 import { countTokens } from './tokenizers.js'
@@ -26,6 +26,8 @@ export interface SectionMemo {
   readonly values: readonly (string | undefined | typeof ABSENT)[]
   /** `''` when the section rendered empty (dropped). */
   readonly text: string
+  /** Where each inserted value landed in `text` (from the renderer). */
+  readonly insertions: readonly Insertion[]
   readonly bytes: number
   /** The tokenizer `tokens` was counted with (one slot: a harness compiles with one). */
   countedBy: Tokenizer | undefined
@@ -84,6 +86,7 @@ export function renderSection(
     keys,
     values: keys.map((key) => renderedValue(assembly.variables, key)),
     text,
+    insertions: rendered?.insertions ?? [],
     bytes: utf8Length(text),
     countedBy: undefined,
     tokens: 0,

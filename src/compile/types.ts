@@ -57,6 +57,38 @@ export interface CompiledSection {
   end: number
   tokens: number
   hash: string
+  /**
+   * Where each non-empty inserted value landed, as string indices into the
+   * prompt `text` (from the renderer, never a search); absent when the section
+   * inserts nothing. A budget cut keeps only the insertions it left whole.
+   */
+  insertions?: SectionInsertion[]
+  /**
+   * The files this section's text includes, with where each landed in `text`:
+   * `file:<path>` insertions as compiled; callers that know more (the
+   * node layer, for the instruction files inside `project:instructions`)
+   * add theirs. Absent when none.
+   */
+  files?: SectionFile[]
+}
+
+/** One inserted value's place in a compiled prompt. */
+export interface SectionInsertion {
+  key: string
+  start: number
+  end: number
+}
+
+/** One included file's place in a compiled prompt (`text.slice(start, end)` is what of it the model sees). */
+export interface SectionFile {
+  /** As the prompt names it: relative to the project root, `/` separated (`~/…` for a global file). */
+  path: string
+  start: number
+  end: number
+  /** Where its own header line (`<!-- path -->`) starts, when the text frames it with one. */
+  headerStart?: number
+  /** The key whose value holds it (`file:docs/A.md`, `project:instructions`). */
+  key: string
 }
 
 export interface CompiledTool {

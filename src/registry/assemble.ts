@@ -5,6 +5,7 @@ import type { Layer } from './layer.js'
 import { restoreProtected } from './protect.js'
 import { keyStability } from './resolve-variables.js'
 import { attachSlots, slotsOf } from './section-slot.js'
+import { checkToolContribution } from './shapes.js'
 import { orderTools, TOOL_ORDER_REST } from './tool-order.js'
 import type {
   AssembleContext,
@@ -69,7 +70,9 @@ function collectTools(
   const known = new Set<string>()
   for (const layer of layers) {
     for (const { provider } of layer.toolProviders) {
-      const { schemas, knownNames } = provider(ctx)
+      const contribution = provider(ctx)
+      checkToolContribution(contribution)
+      const { schemas, knownNames } = contribution
       for (const tool of schemas) {
         if (tool.name === TOOL_ORDER_REST) {
           throw new RegistryError(

@@ -2,6 +2,7 @@ import { isPlainName, isValidKey } from '../template/keys.js'
 import { type AssemblyInputs, assembleFrom } from './assemble.js'
 import { RegistryError } from './errors.js'
 import { Layer, type MiddlewareEntry } from './layer.js'
+import { checkSection, checkToolProvider, checkVariable } from './shapes.js'
 import { validateToolOrder } from './tool-order.js'
 import type {
   AssembleContext,
@@ -65,6 +66,7 @@ export function createPromptRegistry(options: PromptRegistryOptions = {}): Promp
 
   const registrar = (layerOf: () => Layer): PromptRegistrar => ({
     section(section) {
+      checkSection(section)
       const layer = layerOf()
       if (layer.sections.has(section.name)) {
         throw new RegistryError(
@@ -87,6 +89,7 @@ export function createPromptRegistry(options: PromptRegistryOptions = {}): Promp
       })
     },
     tools(provider) {
+      checkToolProvider(provider)
       const layer = layerOf()
       const entry = { provider }
       layer.toolProviders.add(entry)
@@ -94,6 +97,12 @@ export function createPromptRegistry(options: PromptRegistryOptions = {}): Promp
     },
     variable(name, provider, info = {}) {
       const layer = layerOf()
+      if (typeof name !== 'string') {
+        throw new RegistryError(
+          'invalid-registration',
+          `registry.variable(name, provider) takes a name string first, got ${typeof name}`,
+        )
+      }
       if (!isPlainName(name)) {
         throw new RegistryError(
           'invalid-variable-name',
@@ -110,6 +119,7 @@ export function createPromptRegistry(options: PromptRegistryOptions = {}): Promp
             : `variable "${name}" is already registered in scope "${layer.scope}"; dispose it first`,
         )
       }
+      checkVariable(name, provider, info)
       const entry = { provider, info: { ...info } }
       layer.variables.set(name, entry)
       return track(layer, () => {

@@ -11,6 +11,7 @@ export type RegistryErrorCode =
   | 'protected-shadow'
   | 'middleware-result'
   | 'next-called-twice'
+  | 'invalid-registration'
 
 /** A registration or assembly the registry refuses; the message says what to do instead. */
 export class RegistryError extends Error {

@@ -77,3 +77,27 @@ describe('renderPrompt', () => {
     )
   })
 })
+
+describe('insertions after normalisation', () => {
+  it('follow CRLF → LF, the leading blank lines removed and the trailing whitespace trimmed', () => {
+    const value = 'one\r\ntwo\r\n'
+    const [r] = renderSections({
+      sections: [
+        {
+          name: 's',
+          order: 1,
+          text: '\n  \r\nHead\r\n[file:a]tail [file:a]',
+          dialect: 'bracket',
+          stability: 'static',
+        },
+      ],
+      tools: [],
+      variables: { 'file:a': value },
+      stability: {},
+    })
+    expect(r?.text).toBe('Head\none\ntwo\ntail one\ntwo')
+    const [first, second] = r?.insertions ?? []
+    expect(r?.text.slice(first!.start, first!.end)).toBe('one\ntwo\n')
+    expect(r?.text.slice(second!.start, second!.end)).toBe('one\ntwo')
+  })
+})

@@ -2,7 +2,7 @@ import { LruCache } from './cache.js'
 import { type Diagnostic, LineCounter, TemplateError } from './errors.js'
 import { type Parsed, parse } from './parse.js'
 import type { Program } from './program.js'
-import { type RenderTarget, render, type TemplateValues } from './render.js'
+import { type Insertion, type RenderTarget, render, renderTracked, type TemplateValues } from './render.js'
 import { BRACKET, scanBracket } from './tokenize-bracket.js'
 import { MUSTACHE, scanMustache } from './tokenize-mustache.js'
 import { tagBuffer } from './tokens.js'
@@ -158,6 +158,21 @@ function toDiagnostics(source: string, parsed: Parsed): Diagnostic[] {
     })
   }
   return shown
+}
+
+/**
+ * Renders `template` (one `compileTemplate` returned) and reports where each
+ * non-empty inserted value landed in the output: what lets a compiled prompt
+ * say which included file a span of its text came from.
+ */
+export function renderWithInsertions(
+  template: Template,
+  values: TemplateValues,
+): { text: string; insertions: Insertion[] } {
+  if (!(template instanceof CompiledTemplate)) {
+    throw new TypeError('renderWithInsertions: pass a template that compileTemplate returned')
+  }
+  return renderTracked(template, values)
 }
 
 /** Empties the compiled-template cache (for tests and long-lived processes that load many one-off templates). */

@@ -2,9 +2,10 @@ export {
   clearTemplateCache,
   compileTemplate,
   type Dialect,
+  renderWithInsertions,
   type Template,
   type TemplateOptions,
 } from './compile-template.js'
 export { type Diagnostic, TemplateError, type TemplateErrorCode } from './errors.js'
 export { isValidKey, keyNamespace } from './keys.js'
-export type { TemplateValues } from './render.js'
+export type { Insertion, TemplateValues } from './render.js'

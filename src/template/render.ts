@@ -33,6 +33,46 @@ function isMapLike(values: TemplateValues): values is ReadonlyMap<string, string
  * not taken still fails), then fails on an insertion whose value is absent.
  */
 export function render(target: RenderTarget, values: TemplateValues): string {
+  return run(target, values).join('')
+}
+
+/** Where one inserted value landed in a rendered text (string indices, `end` exclusive). */
+export interface Insertion {
+  key: string
+  start: number
+  end: number
+}
+
+/**
+ * {@link render}, also reporting where each non-empty inserted value landed,
+ * in output order. Provenance comes from the renderer itself, never from
+ * searching the output (a value may occur in the text by chance too).
+ */
+export function renderTracked(
+  target: RenderTarget,
+  values: TemplateValues,
+): { text: string; insertions: Insertion[] } {
+  const parts = run(target, values)
+  const { ops } = target.program
+  const insertions: Insertion[] = []
+  let offset = 0
+  for (let pc = 0; pc < parts.length; pc++) {
+    const part = parts[pc]!
+    const word = ops[pc]!
+    if ((word & OP_MASK) === Op.Insert && part.length > 0) {
+      insertions.push({
+        key: target.variables[word >> SLOT_SHIFT]!,
+        start: offset,
+        end: offset + part.length,
+      })
+    }
+    offset += part.length
+  }
+  return { text: parts.join(''), insertions }
+}
+
+/** Runs the program into its output parts, one per instruction. */
+function run(target: RenderTarget, values: TemplateValues): string[] {
   if (values === null || typeof values !== 'object') {
     throw new TypeError('template values must be a Map or a plain object')
   }
@@ -67,7 +107,7 @@ export function render(target: RenderTarget, values: TemplateValues): string {
         for (const to = args[pc]!; pc < to; pc++) parts[pc] = ''
     }
   }
-  return parts.join('')
+  return parts
 }
 
 /**

@@ -28,7 +28,8 @@ describe.concurrent('lint', () => {
     const clean = await makeRepo('lint-clean')
     const r = await cli(['lint', '--tokenizer', 'estimate'], { cwd: clean })
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/0 errors, \d+ warnings?\n$/)
+    // No cache-minimum guess either: no provider or model was named.
+    expect(r.stdout).toBe('no problems found\n')
   })
 
   it('reports every problem at file:line:col and exits 1 on errors, never printing the secret', async () => {

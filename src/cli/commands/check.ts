@@ -6,6 +6,7 @@ import {
   createLock,
   formatLock,
   LockError,
+  type LockMachine,
   type PromptLock,
   parseLock,
   type TokenizerName,
@@ -15,6 +16,7 @@ import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
 import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
+import { findMachineValues, lockOptions, machineValues } from '../lock-machine.js'
 import {
   addPromptOptions,
   type PromptOptions,
@@ -66,11 +68,25 @@ export async function buildWithLock(
   options: PromptOptions,
   env: Record<string, string | undefined>,
   required: boolean,
-): Promise<{ project: ProjectPrompt; lock: PromptLock | undefined; lockPath: string }> {
+): Promise<{
+  project: ProjectPrompt
+  lock: PromptLock | undefined
+  lockPath: string
+  machine: LockMachine
+  note?: string
+}> {
   const root = await projectRoot(options.cwd, options.root)
   const lock = required ? await readLock(root) : await readLock(root).catch(() => undefined)
-  const project = await buildProject({ ...options, tokenizer: lockTokenizer(options, lock) }, env)
-  return { project, lock, lockPath: join(root, LOCK_FILE) }
+  // Writing a lock records this run's directory; checking one builds for the directory it records.
+  const pinned = await lockOptions(options, root, required ? lock?.cwd : undefined)
+  const project = await buildProject({ ...pinned.options, tokenizer: lockTokenizer(options, lock) }, env)
+  return {
+    project,
+    lock,
+    lockPath: join(root, LOCK_FILE),
+    machine: pinned.machine,
+    ...(pinned.note === undefined ? {} : { note: pinned.note }),
+  }
 }
 
 /** `sysprompt check`: compare the prompt with `sysprompt.lock` (golden prompts in CI); `--update` rewrites it. */
@@ -87,8 +103,8 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         ['sysprompt check --update', `write ${LOCK_FILE} (commit it)`],
         ['sysprompt check', 'in CI: fail when the prompt changed'],
         [
-          'sysprompt check --set prompt:cwd=/workspace',
-          'pin machine-specific values so the lock is the same everywhere',
+          'sysprompt check --set env:HOME_DIR=/workspace',
+          'pin a value that differs between machines (prompt:cwd, the host, home and user are pinned already)',
         ],
       ]),
     )
@@ -96,16 +112,26 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
       const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const update = raw.update === true
-      const { project, lock, lockPath } = await buildWithLock(options, ctx.io.env, !update)
+      const { project, lock, lockPath, machine, note } = await buildWithLock(options, ctx.io.env, !update)
+      if (note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${note}\n`)
       if (update) {
         const compiled = requireCompiled(project)
-        await writeFile(lockPath, formatLock(createLock(compiled, project.sources)))
+        await writeFile(lockPath, formatLock(createLock(compiled, project.sources, machine)))
+        const held = findMachineValues(compiled, machineValues(project.root, ctx.io.env, new Date()))
+        for (const v of held) {
+          print.warn(
+            `section "${v.section}" holds the ${v.what} ${JSON.stringify(v.value)}, so ${LOCK_FILE} will not match on another machine or day; ` +
+              'pin it with --set KEY=VALUE, or move it out of the system prompt',
+          )
+        }
         const summary = {
           updated: true,
           lock: lockPath,
           hash: compiled.hash,
           tokens: compiled.tokens,
           sections: compiled.sections.length,
+          cwd: machine.cwd,
+          machineValues: held,
         }
         print.out(
           options.json

@@ -1,11 +1,25 @@
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { prefixTokens } from '../../compile/diff.js'
-import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } from '../../compile/index.js'
+import {
+  type CompiledPrompt,
+  cacheVerdict,
+  diffCompiled,
+  type PromptDiff,
+  type PromptLock,
+} from '../../compile/index.js'
+import { fileChanges, lineRange, sectionFiles } from '../../compile/lock-files.js'
 import { groupDigits } from '../../node/index.js'
+import { cacheOptions } from '../../node/project/project.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
-import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
+import {
+  addPromptOptions,
+  existingFile,
+  type PromptOptions,
+  type RawOptions,
+  readPromptOptions,
+} from '../options.js'
 import { json, type Paint, type Tone } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
 import { buildWithLock } from './check.js'
@@ -99,30 +113,110 @@ interface LockDiff extends PromptDiff {
   firstDifferenceIs: 'section-start'
 }
 
+/** The included file of `compiled` that holds string index `at` (the innermost: an import before its importer). */
+export function fileAt(
+  compiled: CompiledPrompt,
+  at: number | null,
+): { path: string; line: number } | undefined {
+  if (at === null) return undefined
+  let best: { path: string; start: number; end: number } | undefined
+  for (const s of compiled.sections) {
+    for (const f of s.files ?? []) {
+      const inside = at >= (f.headerStart ?? f.start) && at <= f.end
+      if (inside && (best === undefined || f.end - f.start < best.end - best.start)) best = f
+    }
+  }
+  if (best === undefined) return undefined
+  return { path: best.path, line: compiled.text.slice(0, at).split('\n').length }
+}
+
+/** The first included file of the first changed section that differs from the lock, with its lines in the prompt. */
+export function fileAgainstLock(
+  compiled: CompiledPrompt,
+  lock: PromptLock,
+  section: string | null,
+): { path: string; lines: [number, number] } | undefined {
+  const current = compiled.sections.find((s) => s.name === section)
+  const locked = lock.sections.find((s) => s.name === section)
+  if (current === undefined || locked?.files === undefined) return undefined
+  const now = sectionFiles(compiled, current)
+  if (now === undefined || now.textHash !== locked.textHash) return undefined
+  const first = fileChanges(current.name, locked.files, now.files)[0]
+  return first === undefined ? undefined : { path: first.path, lines: first.lines }
+}
+
 const list = (names: string[]) => (names.length === 0 ? '—' : names.join(', '))
 
 /** The first row: the exact character between two files; only the section against a lock, which has no text. */
-function firstChange(diff: PromptDiff, againstLock: boolean): [label: string, value: string] {
+function firstChange(diff: ShownDiff, againstLock: boolean): [label: string, value: string] {
   if (againstLock) {
+    const file = diff.file === undefined ? '' : `, in ${diff.file} (prompt ${lineRange(diff.lines!)})`
     return [
       'first changed section:',
-      diff.section ?? 'none: the prompt ends where the lock lists more sections',
+      diff.section === null
+        ? 'none: the prompt ends where the lock lists more sections'
+        : `${diff.section}${file}`,
     ]
   }
   const where = diff.section === null ? 'where the new prompt ends' : `in section ${diff.section}`
-  return ['first change:', `character ${diff.firstDifference}, ${where}`]
+  const file = diff.file === undefined ? '' : `, ${diff.file} (prompt line ${diff.line})`
+  return ['first change:', `character ${groupDigits(diff.firstDifference ?? 0)}, ${where}${file}`]
 }
 
-function render(diff: PromptDiff, againstLock: boolean, paint: Paint): string {
-  if (diff.identical)
-    return `${paint('green', 'identical')}: ${groupDigits(diff.commonPrefixTokens)} tokens, all reusable from cache\n`
+/** A diff with the included file the first change falls in, when it falls in one. */
+type ShownDiff = PromptDiff & { file?: string; line?: number; lines?: [number, number] }
+
+/** What the provider does with the common prefix: the one verdict (`cacheVerdict`), for the provider and model named. */
+interface DiffCache {
+  provider: string
+  model: string | null
+  /** Whether a provider or model was named; without, no verdict is given. */
+  named: boolean
+  minTokens: number
+  /** The common prefix as the provider counts it (with `--base-tokens`). */
+  tokens: number
+  cacheable: boolean
+}
+
+function cacheOf(diff: PromptDiff, options: PromptOptions): DiffCache {
+  const plan = cacheOptions(options)
+  const verdict = cacheVerdict(diff.commonPrefixTokens, plan)
+  return {
+    provider: plan.provider,
+    model: plan.model ?? null,
+    named: plan.minimumWarnings !== false,
+    minTokens: verdict.minTokens,
+    tokens: verdict.tokens,
+    cacheable: verdict.cacheable,
+  }
+}
+
+function cacheWords(diff: PromptDiff, cache: DiffCache): string {
+  const n = groupDigits(diff.commonPrefixTokens)
+  const of = `${cache.provider}${cache.model === null ? '' : ` (${cache.model})`}`
+  if (!cache.named)
+    return `${n} tokens in common; pass --provider or --model to know whether a provider serves them from cache`
+  if (diff.commonPrefixTokens === 0) return 'nothing: the change is at the very start'
+  if (!cache.cacheable) {
+    return `${n} tokens in common, below the ${groupDigits(cache.minTokens)}-token minimum of ${of}: nothing is served from cache`
+  }
+  return `${n} tokens still served from ${of}'s cache`
+}
+
+function render(diff: ShownDiff, againstLock: boolean, paint: Paint, cache: DiffCache): string {
+  if (diff.identical) {
+    const n = groupDigits(diff.commonPrefixTokens)
+    const of = `${cache.provider}${cache.model === null ? '' : ` (${cache.model})`}`
+    const words = !cache.named
+      ? `${n} tokens; pass --provider or --model to know whether a provider serves them from cache`
+      : cache.cacheable
+        ? `${n} tokens, all reusable from ${of}'s cache`
+        : `${n} tokens, below the ${groupDigits(cache.minTokens)}-token minimum of ${of}: nothing is served from cache`
+    return `${paint('green', 'identical')}: ${words}\n`
+  }
   const rows: [label: string, value: string, tone: Tone][] = [
     [...firstChange(diff, againstLock), 'plain'],
-    [
-      'cached prefix:',
-      `${groupDigits(diff.commonPrefixTokens)} tokens still served from the provider's cache`,
-      'plain',
-    ],
+    ['cached prefix:', cacheWords(diff, cache), 'plain'],
     ['added:', list(diff.added), 'green'],
     ['removed:', list(diff.removed), 'red'],
     ['changed:', list(diff.changed), 'yellow'],
@@ -157,14 +251,18 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (before: string | undefined, after: string | undefined, raw: RawOptions) => {
-      let diff: PromptDiff
+      let diff: ShownDiff
       let lockPath: string | undefined
+      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       if (raw.lock === true) {
         if (before !== undefined)
           throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
-        const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
         const built = await buildWithLock(options, ctx.io.env, true)
-        diff = diffAgainstLock(requireCompiled(built.project), built.lock!)
+        if (built.note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${built.note}\n`)
+        const compiled = requireCompiled(built.project)
+        diff = diffAgainstLock(compiled, built.lock!)
+        const file = fileAgainstLock(compiled, built.lock!, diff.section)
+        if (file !== undefined) diff = { ...diff, file: file.path, lines: file.lines }
         lockPath = built.lockPath
       } else {
         if (before === undefined || after === undefined) {
@@ -173,14 +271,18 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
             'run `sysprompt diff before.json after.json`',
           )
         }
-        diff = diffCompiled(await readCompiled(ctx.io.cwd, before), await readCompiled(ctx.io.cwd, after))
+        const b = await readCompiled(ctx.io.cwd, after)
+        diff = diffCompiled(await readCompiled(ctx.io.cwd, before), b)
+        const file = fileAt(b, diff.firstDifference)
+        if (file !== undefined) diff = { ...diff, file: file.path, line: file.line }
       }
       const print = printer(ctx, raw.color === false ? false : undefined)
-      const data: PromptDiff | LockDiff =
+      const cache = cacheOf(diff, options)
+      const data: (ShownDiff | LockDiff) & { cache: DiffCache } =
         lockPath === undefined
-          ? diff
-          : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start' }
-      print.out(raw.json === true ? json(data) : render(diff, lockPath !== undefined, print.paint))
+          ? { ...diff, cache }
+          : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start', cache }
+      print.out(raw.json === true ? json(data) : render(diff, lockPath !== undefined, print.paint, cache))
       ctx.exit(diff.identical ? EXIT.ok : EXIT.findings)
     })
 }

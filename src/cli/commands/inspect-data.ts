@@ -1,17 +1,9 @@
-import { homedir } from 'node:os'
-import { dirname, relative, sep } from 'node:path'
+import { dirname } from 'node:path'
 import { utf8Length } from '../../compile/hash.js'
 import { type CompiledPrompt, canonicalJson, resolveTokenizer, withCountCache } from '../../compile/index.js'
-import {
-  header,
-  type InstructionFile,
-  isInside,
-  nodeAdapters,
-  READ_LIMIT,
-  readConfinedFile,
-} from '../../node/index.js'
+import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from '../../node/index.js'
 import { shown } from '../../node/project/paths.js'
-import { cachePlan, type ProjectPrompt } from '../../node/project/project.js'
+import { cacheOptions, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
 import { describeDecision } from '../../node/project/rules.js'
 
 /** One instruction file as `inspect` reports it (imports nested). */
@@ -21,28 +13,33 @@ export interface InspectedFile {
   bytes: number
   truncated: boolean
   /**
-   * Tokens of the file. A file with its own header line in the instruction
-   * text: its block there (the header, its text and what it inlines). An
+   * Tokens of the file's own text. A file with its own block in the
+   * instruction text: its text there as the mode sends it (what it inlines
+   * included, its header line not: see `framingTokens`). An
    * import inlined into its importer (sysprompt mode): its own text as read,
    * which the importer's count already includes. `null` when neither can be
    * counted (no header, or the file can no longer be read).
    */
   tokens: number | null
+  /** Tokens of the header line above the file's block (the framing sysprompt adds); `null` for an inlined import. */
+  framingTokens: number | null
   imports: InspectedFile[]
 }
 
 function inspectFile(
   file: InstructionFile,
   root: string,
-  blocks: ReadonlyMap<string, number>,
+  blocks: ReadonlyMap<string, { tokens: number; framing: number }>,
   imported: ReadonlyMap<string, number>,
 ): InspectedFile {
+  const block = blocks.get(file.path)
   return {
     path: file.path,
     shown: shown(file.path, root),
     bytes: file.bytes,
     truncated: file.truncated,
-    tokens: blocks.get(headerName(file.path, root)) ?? imported.get(file.path) ?? null,
+    tokens: block?.tokens ?? imported.get(file.path) ?? null,
+    framingTokens: block?.framing ?? null,
     imports: (file.imports ?? []).map((f) => inspectFile(f, root, blocks, imported)),
   }
 }
@@ -74,37 +71,22 @@ async function importTokens(
   return out
 }
 
-/** How discovery names a file in its header lines: relative to the root (`../…` above it), `~/…` under the home directory. */
-function headerName(path: string, root: string): string {
-  const home = homedir()
-  const rel = (from: string) => relative(from, path).split(sep).join('/')
-  if (!isInside(root, path) && isInside(home, path)) return `~/${rel(home)}`
-  return rel(root) || '.'
-}
-
 /**
- * Tokens of each file's block in the instruction text, found by the header
- * line discovery writes above each file (`<!-- path -->`): where a file's
- * share of the `project:instructions` value goes.
+ * Tokens of each file's own text in the instruction text, and of the header
+ * line above it (the framing sysprompt adds), from the spans discovery
+ * rendered each block at (never a search of the text).
  */
 function blockTokens(
-  text: string,
-  names: readonly string[],
+  discovery: ProjectPrompt['discovery'],
   count: (text: string) => number,
-): Map<string, number> {
-  const starts = names
-    .map((name) => {
-      const bare = header(name)
-      const at = text.indexOf(`${bare}\n`)
-      const noted = at === -1 ? text.indexOf(`${bare.slice(0, -4)} (`) : at
-      return { name, at: noted }
+): Map<string, { tokens: number; framing: number }> {
+  const out = new Map<string, { tokens: number; framing: number }>()
+  for (const span of discovery.spans) {
+    out.set(span.path, {
+      tokens: count(discovery.text.slice(span.start, span.end)),
+      framing: count(discovery.text.slice(span.headerStart, span.start)),
     })
-    .filter((s) => s.at !== -1)
-    .sort((a, b) => a.at - b.at)
-  const out = new Map<string, number>()
-  starts.forEach((s, i) => {
-    out.set(s.name, count(text.slice(s.at, starts[i + 1]?.at ?? text.length)))
-  })
+  }
   return out
 }
 
@@ -119,12 +101,10 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
   // Through the count cache too, so a warm run counts nothing.
   const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), project.countCache)
   const total = compiled.tokens
+  const planOptions = cacheOptions(options)
   const plan = cachePlan(project, compiled)
-  const fileTokens = blockTokens(
-    project.discovery.text,
-    project.discovery.files.map((f) => headerName(f.path, root)),
-    (text) => tokenizer.count(text),
-  )
+  const lineOf = (at: number) => compiled.text.slice(0, at).split('\n').length
+  const fileTokens = blockTokens(project.discovery, (text) => tokenizer.count(text))
   const importedTokens = await importTokens(project.discovery.files, root, (text) => tokenizer.count(text))
   const sectionAt = (end: number) => compiled.sections.find((s) => s.end === end)?.name ?? null
   const tools = compiled.tools.map((t) => ({
@@ -214,10 +194,18 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
       },
     },
     cache: {
-      provider: options.provider,
+      provider: planOptions.provider,
       model: options.model ?? null,
+      /** Whether a provider or model was named: without, the minimum is the provider's largest, a guess. */
+      named: planOptions.minimumWarnings !== false,
+      baseTokens: options.baseTokens ?? 0,
       minTokens: plan.minTokens,
-      breakpoints: plan.breakpoints.map((at) => ({ at, section: sectionAt(at) })),
+      breakpoints: plan.breakpoints.map((at) => ({
+        at,
+        line: lineOf(at),
+        section: sectionAt(at),
+        cacheable: plan.marks.includes(at),
+      })),
       cacheableTokens: plan.cacheableTokens,
       warnings: plan.warnings,
     },

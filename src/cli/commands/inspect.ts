@@ -5,52 +5,81 @@ import type { Stability } from '../../registry/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
-import { bar, type Cell, json, type Paint, percent, type Tone, table } from '../output.js'
+import {
+  type Align,
+  bar,
+  type Cell,
+  clip,
+  json,
+  type Paint,
+  percent,
+  type Tone,
+  table,
+  terminalWidth,
+  tokenLabel,
+  width,
+} from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
 import { type InspectData, type InspectedFile, inspectData } from './inspect-data.js'
 import { buildWarnings } from './show.js'
 
+/** The widest bar; bars shrink to what the terminal leaves, down to {@link MIN_BAR_CELLS}. */
 const BAR_CELLS = 24
+const MIN_BAR_CELLS = 4
+/** Section names are clipped to this many characters at the least, when even the smallest bar does not fit. */
+const MIN_NAME = 12
 const STABILITY_TONE: Record<Stability, Tone> = { static: 'green', session: 'yellow', turn: 'red' }
 
 const hashPrefix = (hash: string) => hash.replace(/^sha256:/, '').slice(0, 8)
 const indent = (lines: string[]) => lines.map((l) => `  ${l}`)
 
-function sectionLines(data: InspectData, paint: Paint): string[] {
-  const rows: (Cell | string)[][] = [
-    ['#', 'section', 'order', 'stability', 'bytes', 'tokens', 'share', 'hash', ''].map((text) => ({
-      text,
-      tone: 'bold' as const,
-    })),
-  ]
-  for (const s of data.sections) {
-    const tone = STABILITY_TONE[s.stability]
+function sectionLines(data: InspectData, paint: Paint, columns: number): string[] {
+  const head = ['#', 'section', 'order', 'stability', 'bytes', 'tokens', 'share', 'hash', ''].map((text) => ({
+    text,
+    tone: 'bold' as const,
+  }))
+  const rowsWith = (barCells: number, nameMax: number): (Cell | string)[][] => {
+    const rows: (Cell | string)[][] = [head]
+    for (const s of data.sections) {
+      const tone = STABILITY_TONE[s.stability]
+      rows.push([
+        String(s.index),
+        clip(s.name, nameMax),
+        String(s.order),
+        { text: s.stability, tone },
+        groupDigits(s.bytes),
+        groupDigits(s.tokens),
+        percent(s.tokens, data.totals.tokens),
+        { text: hashPrefix(s.hash), tone: 'dim' },
+        { text: bar(s.share, barCells), tone },
+      ])
+    }
     rows.push([
-      String(s.index),
-      s.name,
-      String(s.order),
-      { text: s.stability, tone },
-      groupDigits(s.bytes),
-      groupDigits(s.tokens),
-      percent(s.tokens, data.totals.tokens),
-      { text: hashPrefix(s.hash), tone: 'dim' },
-      { text: bar(s.share, BAR_CELLS), tone },
+      '',
+      { text: 'total', tone: 'bold' },
+      '',
+      '',
+      groupDigits(data.totals.bytes),
+      groupDigits(data.totals.tokens),
+      data.totals.tokens === 0 ? '' : '100.0%',
+      { text: hashPrefix(data.hash), tone: 'dim' },
+      '',
     ])
+    return rows
   }
-  rows.push([
-    '',
-    { text: 'total', tone: 'bold' },
-    '',
-    '',
-    groupDigits(data.totals.bytes),
-    groupDigits(data.totals.tokens),
-    data.totals.tokens === 0 ? '' : '100.0%',
-    { text: hashPrefix(data.hash), tone: 'dim' },
-    '',
-  ])
-  return indent(
-    table(rows, ['right', 'left', 'right', 'left', 'right', 'right', 'right', 'left', 'left'], paint),
-  )
+  const align: Align[] = ['right', 'left', 'right', 'left', 'right', 'right', 'right', 'left', 'left']
+  // Everything but the bar, measured once; the bar takes what is left of the line (two for the indent).
+  const plain = (rows: (Cell | string)[][]) => Math.max(...table(rows, align, (_, t) => t).map(width))
+  const longest = Math.max(...data.sections.map((s) => width(s.name)), 'section'.length)
+  let nameMax = longest
+  const fixed = plain(rowsWith(0, nameMax)) + 2 + 2
+  let barCells = Math.min(BAR_CELLS, columns - fixed)
+  if (barCells < MIN_BAR_CELLS) {
+    // Not even the smallest bar fits: clip the names, then keep whatever bar is left.
+    nameMax = Math.max(MIN_NAME, longest - (MIN_BAR_CELLS - barCells))
+    barCells = Math.max(1, Math.min(BAR_CELLS, columns - (plain(rowsWith(0, nameMax)) + 2 + 2)))
+  }
+  return indent(table(rowsWith(barCells, nameMax), align, paint))
 }
 
 function fileRows(files: readonly InspectedFile[], depth: number, rows: (Cell | string)[][]): void {
@@ -59,14 +88,20 @@ function fileRows(files: readonly InspectedFile[], depth: number, rows: (Cell | 
       `${depth === 0 ? '' : `${'  '.repeat(depth - 1)}└ `}${f.shown}${depth === 0 ? '' : ' (imported)'}`,
       groupDigits(f.bytes),
       f.tokens === null ? '' : groupDigits(f.tokens),
+      f.framingTokens === null ? '' : `+${groupDigits(f.framingTokens)}`,
       f.truncated ? { text: 'truncated', tone: 'yellow' } : 'whole',
     ])
     fileRows(f.imports, depth + 1, rows)
   }
 }
 
-function render(data: InspectData, paint: Paint): string {
+function render(data: InspectData, paint: Paint, columns: number): string {
   const h = (text: string) => paint('bold', text)
+  // A warning wrapped to the width, continuation lines under its text.
+  const notice = (message: string) =>
+    indent(table([[{ text: '!', tone: 'yellow' }, message]], ['left', 'left'], paint, columns - 2)).map((l) =>
+      l.replace(/^ {2}! {2}/, `  ${paint('yellow', '!')} `).replace(/^ {5}/, '    '),
+    )
   const out: string[] = []
   const what =
     data.prompt.kind === 'template'
@@ -76,13 +111,14 @@ function render(data: InspectData, paint: Paint): string {
   out.push(`${h('cwd')}       ${data.cwd}`)
   out.push(`${h('template')}  ${what}`)
   out.push(
-    `${h('prompt')}    ${groupDigits(data.totals.tokens)} tokens (${data.tokenizer}), ${groupDigits(data.totals.bytes)} bytes, ` +
+    `${h('prompt')}    ${groupDigits(data.totals.tokens)} tokens, ${groupDigits(data.totals.bytes)} bytes, ` +
       `${data.totals.sections} section${data.totals.sections === 1 ? '' : 's'}, ${data.totals.tools} tool${data.totals.tools === 1 ? '' : 's'}`,
   )
+  out.push(`${h('tokens')}    ${tokenLabel(data.tokenizer, data.cache.provider)}`)
   out.push(
     '',
     h('Sections'),
-    ...(data.sections.length === 0 ? ['  (the prompt is empty)'] : sectionLines(data, paint)),
+    ...(data.sections.length === 0 ? ['  (the prompt is empty)'] : sectionLines(data, paint, columns)),
   )
   out.push('', h('Tools'))
   if (data.tools.length === 0) out.push('  (none; pass --tools FILE to include tool schemas)')
@@ -98,10 +134,13 @@ function render(data: InspectData, paint: Paint): string {
   if (data.instructions.files.length === 0) out.push('  (none found)')
   else {
     const rows: (Cell | string)[][] = [
-      ['file', 'bytes', 'tokens', ''].map((text) => ({ text, tone: 'bold' as const })),
+      ['file', 'bytes', 'tokens', 'header', ''].map((text) => ({ text, tone: 'bold' as const })),
     ]
     fileRows(data.instructions.files, 0, rows)
-    out.push(...indent(table(rows, ['left', 'right', 'right', 'left'], paint)))
+    out.push(...indent(table(rows, ['left', 'right', 'right', 'right', 'left'], paint)))
+    out.push(
+      `  ${paint('dim', `tokens: own text as ${data.instructions.mode} mode sends it; header: its <!-- path --> line`)}`,
+    )
   }
   if (data.instructions.onDemand.length > 0) {
     out.push('', h('On demand (loaded with a tool result, never in the cached prefix)'))
@@ -127,7 +166,7 @@ function render(data: InspectData, paint: Paint): string {
       rows.push([p.placement, p.role, groupDigits(p.tokens), p.files.join(', ')])
     out.push(...indent(table(rows, ['left', 'left', 'right', 'left'], paint)))
   }
-  for (const d of data.instructions.diagnostics) out.push(`  ${paint('yellow', '!')} ${d.message}`)
+  for (const d of data.instructions.diagnostics) out.push(...notice(d.message))
   if (data.rules.length > 0) {
     out.push('', h('Rules (.sysprompt/rules)'))
     const rows: (Cell | string)[][] = data.rules.map((r) => [
@@ -135,15 +174,18 @@ function render(data: InspectData, paint: Paint): string {
       r.applies ? { text: 'in', tone: 'green' } : { text: 'out', tone: 'dim' },
       r.why,
     ])
-    out.push(...indent(table(rows, ['left', 'left', 'left'], paint)))
+    out.push(...indent(table(rows, ['left', 'left', 'left'], paint, columns - 2)))
   }
   const { cache, stablePrefix } = data
+  const base =
+    cache.baseTokens === 0 ? '' : `, ${groupDigits(cache.baseTokens)} harness tokens before the prompt`
   out.push(
     '',
     h(
-      `Cache (${cache.provider}${cache.model === null ? '' : `, ${cache.model}`}, minimum ${groupDigits(cache.minTokens)} tokens)`,
+      `Cache (${cache.provider}${cache.model === null ? '' : `, ${cache.model}`}, minimum ${groupDigits(cache.minTokens)} tokens${base})`,
     ),
   )
+  if (!cache.named) out.push('  (no provider or model named: no verdict; pass --provider or --model)')
   const through = (s: string | null) => (s === null ? 'empty' : `through ${s}`)
   out.push(
     `  static prefix            ${groupDigits(stablePrefix.static.tokens)} tokens, ${through(stablePrefix.static.through)}`,
@@ -152,13 +194,16 @@ function render(data: InspectData, paint: Paint): string {
     `  static + session prefix  ${groupDigits(stablePrefix.session.tokens)} tokens, ${through(stablePrefix.session.through)}`,
   )
   out.push(
-    `  breakpoints              ${cache.breakpoints.length === 0 ? 'none' : cache.breakpoints.map((b) => `after ${b.section} (char ${b.at})`).join(', ')}`,
+    `  breakpoints              ${cache.breakpoints.length === 0 ? 'none' : cache.breakpoints.map((b) => `after ${b.section} (line ${groupDigits(b.line)})`).join(', ')}`,
   )
-  out.push(`  cacheable                ${groupDigits(cache.cacheableTokens)} tokens`)
-  for (const w of cache.warnings) out.push(`  ${paint('yellow', '!')} ${w.message}`)
+  const none = cache.breakpoints.length > 0 && !cache.breakpoints.some((b) => b.cacheable)
+  out.push(
+    `  cacheable                ${groupDigits(cache.cacheableTokens)} tokens${none ? ' (no prefix reaches the minimum)' : ''}`,
+  )
+  for (const w of cache.warnings) out.push(...notice(w.message))
   if (data.warnings.length > 0) {
     out.push('', h('Warnings'))
-    for (const w of data.warnings) out.push(`  ${paint('yellow', '!')} ${w.message}`)
+    for (const w of data.warnings) out.push(...notice(w.message))
   }
   return `${out.join('\n')}\n`
 }
@@ -192,7 +237,7 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
           (w) => !compiled.warnings.some((c) => c.message === w),
         ))
           print.warn(warning)
-        print.out(render(data, print.paint))
+        print.out(render(data, print.paint, terminalWidth(ctx.io)))
       }
       ctx.exit(EXIT.ok)
     })

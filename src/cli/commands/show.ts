@@ -83,7 +83,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
         ['sysprompt show --format json > before.json', 'the compiled prompt, for `sysprompt diff`'],
         [
           'sysprompt show --format anthropic --model claude-sonnet-4-5',
-          'system blocks with cache_control marks',
+          'system blocks, cache_control where the prefix reaches the minimum',
         ],
         [
           'sysprompt show --preset layered --mode codex',
@@ -110,14 +110,19 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       const compiled = requireCompiled(project)
       for (const warning of buildWarnings(project)) print.warn(warning)
       if (format === 'text') {
-        // Exactly the prompt; a terminal gets a final line break so the shell prompt starts on its own line.
+        // The prompt, then one line break (as every text file ends), so the shell prompt and `>` files end cleanly;
+        // the exact text is `--format json`'s `text`.
         print.out(compiled.text)
-        if (ctx.io.stdout.isTTY === true && !compiled.text.endsWith('\n')) print.out('\n')
+        if (compiled.text.length > 0 && !compiled.text.endsWith('\n')) print.out('\n')
       } else if (format === 'json') {
         print.out(json(compiled))
       } else if (format === 'anthropic') {
-        const plan = cachePlan({ ...project, options: { ...options, provider: 'anthropic' } }, compiled)
-        print.out(json(toAnthropic(compiled, { breakpoints: plan.breakpoints })))
+        // Marks only where the prefix reaches the model's minimum (the one verdict planCache gives).
+        const plan = cachePlan(
+          { ...project, options: { ...options, provider: 'anthropic', providerGiven: true } },
+          compiled,
+        )
+        print.out(json(toAnthropic(compiled, { breakpoints: plan.marks })))
       } else {
         print.out(json(format === 'openai' ? toOpenAI(compiled) : toGemini(compiled)))
       }

@@ -23,11 +23,13 @@ function importSite(
  * What discovery found wrong with the instruction files (SPEC §6): cuts,
  * import cycles, missing or escaping imports, unreadable files. Each is a
  * warning (the prompt still builds); an import problem points at the `@`
- * line that asked for it, others at the file.
+ * reference that asked for it (line and column in the importing file), a
+ * cut at the line where the model stops reading, others at the file.
  */
 export function lintInstructions(project: ProjectPrompt, files: readonly IncludedFile[]): Finding[] {
   return project.discovery.diagnostics.map((d): Finding => {
     const base = { severity: 'warning' as const, code: d.code, message: d.message }
+    if (d.site !== undefined) return { ...base, file: d.site.path, line: d.site.line, column: d.site.column }
     if (d.path === undefined) return base
     const site = d.code.startsWith('import-') ? importSite(d.path, files) : undefined
     return { ...base, ...(site ?? { file: d.path, line: 1, column: 1 }) }

@@ -1,4 +1,5 @@
 import type { CompiledPrompt } from '../../compile/index.js'
+import { groupDigits } from '../../compile/numbers.js'
 import { cachePlan, type ProjectPrompt } from '../../node/project/project.js'
 import type { Finding } from './types.js'
 
@@ -19,13 +20,13 @@ export function lintBudget(compiled: CompiledPrompt, maxTokens: number): Finding
   const heaviest = [...compiled.sections]
     .sort((a, b) => b.tokens - a.tokens)
     .slice(0, 3)
-    .map((s) => `${s.name} ${s.tokens}`)
+    .map((s) => `${s.name} ${groupDigits(s.tokens)}`)
     .join(', ')
   return [
     {
       severity: 'warning',
       code: 'over-budget',
-      message: `the system prompt is ${compiled.tokens} tokens (${compiled.tokenizer}), over the budget of ${maxTokens} (--max-tokens); heaviest sections: ${heaviest}`,
+      message: `the system prompt is ${groupDigits(compiled.tokens)} tokens (${compiled.tokenizer}), over the budget of ${groupDigits(maxTokens)} (--max-tokens); heaviest sections: ${heaviest}`,
     },
   ]
 }

@@ -1,4 +1,5 @@
 import { utf8Length } from '../../compile/hash.js'
+import { groupDigits } from '../../compile/numbers.js'
 
 /** The default byte cap, as Codex's `project_doc_max_bytes`. */
 export const DEFAULT_MAX_BYTES = 32 * 1024
@@ -93,10 +94,7 @@ function cutAtByte(text: string, maxBytes: number): string {
   return text.slice(0, i)
 }
 
-/** `2118` as `2 118`: the grouping of the visible notices. */
-export function groupDigits(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')
-}
+export { groupDigits } from '../../compile/numbers.js'
 
 /** The visible notice that replaces what a budget cut: `[… 2 118 bytes of docs/AGENTS.md omitted …]`. */
 export function omissionNotice(omitted: number, shown: string): string {

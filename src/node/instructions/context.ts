@@ -6,6 +6,7 @@ import { isInside } from '../safe-read.js'
 import { findGitRoot } from './git-root.js'
 import type { OnDemandCandidate } from './on-demand.js'
 import type {
+  DiagnosticSite,
   DiscoverInstructionsOptions,
   InstructionDiagnostic,
   InstructionDiagnosticCode,
@@ -85,10 +86,12 @@ export class DiscoveryContext {
     message: string,
     path?: string,
     severity: 'warning' | 'info' = 'warning',
+    site?: DiagnosticSite,
   ): void {
-    this.diagnostics.push(
-      path === undefined ? { code, severity, message } : { code, severity, message, path },
-    )
+    const diagnostic: InstructionDiagnostic = { code, severity, message }
+    if (path !== undefined) diagnostic.path = path
+    if (site !== undefined) diagnostic.site = site
+    this.diagnostics.push(diagnostic)
   }
 
   /**

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path'
 import { utf8Length } from '../../compile/hash.js'
+import { LineCounter } from '../../template/errors.js'
 import { type BudgetCut, groupDigits, nearestFirst, omissionNotice, rootFirstSilent } from './budget.js'
 import { createContext, type DiscoveryContext } from './context.js'
 import { ImportOutcomes } from './import-outcomes.js'
@@ -11,6 +12,7 @@ import { capBytes, capWords, type ModePlan, type PlannedEntry } from './plan.js'
 import { type Block, renderBlocks } from './render.js'
 import { synopsis } from './synopsis.js'
 import type {
+  DiagnosticSite,
   DiscoverInstructionsOptions,
   InstructionDiscovery,
   InstructionFile,
@@ -93,10 +95,12 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
           ? 'truncated'
           : 'full'
   const { onDemand, lateBound } = resolveOnDemand(context, context.onDemand)
-  const text = preload === 'none' ? '' : renderBlocks(blocks)
+  const rendered = preload === 'none' ? { text: '', spans: [] } : renderBlocks(blocks)
+  const text = rendered.text
   return {
     files,
     text,
+    spans: rendered.spans,
     preload: preloadClass,
     diagnostics: context.diagnostics,
     onDemand,
@@ -135,7 +139,30 @@ function block(context: DiscoveryContext, plan: ModePlan, entry: PlannedEntry, c
     const notice = omissionNotice(cut.omitted, shown)
     body = body.length === 0 || body.endsWith('\n') ? `${body}${notice}\n` : `${body}\n${notice}\n`
   }
-  return entry.note === undefined ? { shown, body } : { shown, note: entry.note, body }
+  const imports =
+    bodyIsText(entry, cut) && entry.spans !== undefined && entry.spans.length > 0
+      ? entry.spans.map((span) => ({ path: span.file.path, start: span.start, end: span.end }))
+      : undefined
+  return {
+    shown,
+    body,
+    path: entry.path,
+    ...(entry.note === undefined ? {} : { note: entry.note }),
+    ...(imports === undefined ? {} : { imports }),
+  }
+}
+
+/** Whether the block's body is the entry's (inlined) text or a prefix of it, so import spans still point into it. */
+function bodyIsText(entry: PlannedEntry, cut: BudgetCut): boolean {
+  return entry.text.startsWith(cut.kept)
+}
+
+/** Where in the file the model stops reading: the line and column right after the kept text. */
+function cutSite(entry: PlannedEntry, cut: BudgetCut): DiagnosticSite | undefined {
+  // Only when the kept text is the file's own text (not a synopsis); an imported
+  // part has no place in the top file, so the cut is reported in its text as inlined.
+  if (!entry.text.startsWith(cut.kept)) return undefined
+  return { path: entry.path, ...new LineCounter(entry.text).at(cut.kept.length) }
 }
 
 function record(
@@ -161,6 +188,8 @@ function record(
         ? `Codex would cut ${shown} silently: its last ${groupDigits(cut.omitted)} bytes never reach the model. Raise project_doc_max_bytes or shorten the files nearer the root.`
         : `${groupDigits(cut.omitted)} bytes of ${shown} were omitted by the ${groupDigits(capBytes(plan.cap))}-byte budget (a notice marks the cut). Raise maxBytes or shorten the files nearer the working directory.`,
       entry.path,
+      'warning',
+      cutSite(entry, cut),
     )
     return
   }

@@ -11,7 +11,7 @@ export { INSTRUCTION_MODES } from './modes/index.js'
 export { DEFAULT_NAMES, OVERRIDE_NAME } from './modes/sysprompt.js'
 export { ON_DEMAND_DIR_LIMIT } from './on-demand.js'
 export { READ_LIMIT } from './read.js'
-export { header } from './render.js'
+export { header, type InstructionSpan } from './render.js'
 export { synopsis } from './synopsis.js'
 export type {
   DiscoverInstructionsOptions,

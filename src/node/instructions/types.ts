@@ -1,5 +1,6 @@
 import type { Tokenizer, TokenizerName } from '../../compile/index.js'
 import type { FileSystemAdapter } from '../adapters.js'
+import type { InstructionSpan } from './render.js'
 
 /**
  * Whose discovery rules to follow (SPEC §6): `sysprompt` is ours; each other
@@ -116,6 +117,19 @@ export interface InstructionDiagnostic {
   message: string
   /** The file concerned (absolute), when there is one. */
   path?: string
+  /**
+   * Where in which file the finding is (1-based line and column): the
+   * importing file's reference for an import problem, the line where a cut
+   * falls for a truncation. Absent when the finding is about a whole file.
+   */
+  site?: DiagnosticSite
+}
+
+/** A place in a file: absolute path, 1-based line and column (UTF-16 code units). */
+export interface DiagnosticSite {
+  path: string
+  line: number
+  column: number
 }
 
 /**
@@ -203,6 +217,8 @@ export interface InstructionDiscovery {
   files: InstructionFile[]
   /** What enters the prompt: each file under a `<!-- path -->` header line (see `render.ts`). */
   text: string
+  /** Where each file's header and own text sit in `text`, in load order. */
+  spans: InstructionSpan[]
   preload: PreloadClass
   diagnostics: InstructionDiagnostic[]
   /** Files the harness loads only when the agent works near them (harness modes; empty in `sysprompt`, `codex` and `pi` mode). */

@@ -42,6 +42,8 @@ export interface ProjectOptions {
   env: string[]
   /** A JSON file of tool schemas, absolute, an existing file. */
   tools: string | undefined
+  /** Tokens the harness sends before this prompt in the cached prefix (its base prompt, tools), for cache verdicts; default 0. */
+  baseTokens?: number
   /** Where token counts persist between runs (the command line passes `diskCountCache`; none by default). */
   countCache?: TokenCountCache
 }

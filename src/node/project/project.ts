@@ -1,5 +1,7 @@
 import {
   type CachePlan,
+  type CachePlanOptions,
+  type CacheProvider,
   type CompiledPrompt,
   compile,
   planCache,
@@ -18,6 +20,7 @@ import {
 } from '../index.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
 import type { ProjectOptions } from './options.js'
+import { withIncludedFiles } from './provenance.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { type JudgedRule, judgeRules, loadRules } from './rules.js'
@@ -126,22 +129,42 @@ export async function buildProject(
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.providerGiven ? { provider: options.provider } : {}),
     })
-    project.compiled = compile(project.assembly, {
-      tokenizer: options.tokenizer,
-      hash: nodeHash,
-      manifest,
-      ...(countCache === undefined ? {} : { countCache }),
-    })
+    project.compiled = withIncludedFiles(
+      compile(project.assembly, {
+        tokenizer: options.tokenizer,
+        hash: nodeHash,
+        manifest,
+        ...(countCache === undefined ? {} : { countCache }),
+      }),
+      discovery,
+      root,
+      cwd,
+    )
   } catch (error) {
     project.failure = failureOf(error, project.origins, root)
   }
   return project
 }
 
-/** The cache plan for the chosen provider and model. */
+/** The provider each harness mode talks to, for the cache plan when `--provider` is not given. */
+const MODE_PROVIDER: Partial<Record<ProjectOptions['mode'], CacheProvider>> = {
+  codex: 'openai',
+  claude: 'anthropic',
+  gemini: 'gemini',
+}
+
+/** The cache plan's options: the provider chosen (else the mode's, else Anthropic), the model, the harness share. */
+export function cacheOptions(options: ProjectOptions): CachePlanOptions {
+  return {
+    provider: options.providerGiven ? options.provider : (MODE_PROVIDER[options.mode] ?? options.provider),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.baseTokens === undefined ? {} : { baseTokens: options.baseTokens }),
+    // Without a provider or a model named, the minimum is a guess: no finding rests on it.
+    minimumWarnings: options.providerGiven || options.model !== undefined,
+  }
+}
+
+/** The cache plan for the chosen provider and model (SPEC §5, one verdict: `cacheVerdict`). */
 export function cachePlan(project: ProjectPrompt, compiled: CompiledPrompt): CachePlan {
-  return planCache(compiled, {
-    provider: project.options.provider,
-    ...(project.options.model === undefined ? {} : { model: project.options.model }),
-  })
+  return planCache(compiled, cacheOptions(project.options))
 }

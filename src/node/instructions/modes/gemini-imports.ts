@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path'
+import { LineCounter } from '../../../template/errors.js'
 import { isInside } from '../../safe-read.js'
 import type { DiscoveryContext } from '../context.js'
 import { type ImportSpan, type Inlined, shiftSpans } from '../import-spans.js'
@@ -78,6 +79,7 @@ export async function inlineGeminiImports(
     return { text: content, imports: [], spans: [] }
   }
   const regions = codeRegions(content)
+  const lines = new LineCounter(content)
   const imports: InstructionFile[] = []
   const spans: ImportSpan[] = []
   let out = ''
@@ -92,11 +94,15 @@ export async function inlineGeminiImports(
     }
     const full = resolve(dirname(file.path), ref.path)
     const shown = context.display(full)
+    // Findings about a reference point at it in the importing file, not at the file it names.
+    const site = { path: file.path, ...lines.at(ref.start) }
     if (/^(file|https?):\/\//.test(ref.path) || !isInside(root, full)) {
       context.report(
         'import-outside-root',
         `${from} imports ${ref.path}, outside ${root}; it was not read.`,
         full,
+        'warning',
+        site,
       )
       context.skip(full, 'outside-root', `imported by ${from} but outside ${root}, so it was not read`)
       out += `<!-- Import failed: ${ref.path} - Path traversal attempt -->`
@@ -107,6 +113,8 @@ export async function inlineGeminiImports(
         'import-cycle',
         `${from} imports ${shown} again within one import chain; Gemini CLI stops there.`,
         full,
+        'warning',
+        site,
       )
       context.skip(full, 'import-cycle', `its import by ${from} repeats a file of the same import chain`)
       out += `<!-- File already processed: ${ref.path} -->`
@@ -128,6 +136,8 @@ export async function inlineGeminiImports(
             : 'unreadable',
         `${from} imports ${ref.path}, which ${loaded === 'outside-root' ? 'resolves outside the root' : loaded === 'missing' ? 'does not exist' : 'is not readable text'}; Gemini CLI leaves an "Import failed" comment.`,
         full,
+        'warning',
+        site,
       )
       context.skip(full, loaded, `imported by ${from} but ${why}`)
       out += `<!-- Import failed: ${ref.path} - ${why} -->`

@@ -1,0 +1,147 @@
+import { stat } from 'node:fs/promises'
+import { homedir, hostname, userInfo } from 'node:os'
+import { join } from 'node:path'
+import type { CompiledPrompt, LockMachine } from '../compile/index.js'
+import { shown } from '../node/project/paths.js'
+import { CliError } from './errors.js'
+import type { PromptOptions } from './options.js'
+
+// A lock must hold on every checkout and every machine: it is computed with
+// the values that name this machine pinned to portable ones, and records that
+// it was (SPEC §5). `show` keeps the real values.
+
+/** Placeholders the lock's prompt holds instead of this machine's values. */
+export const PLACEHOLDER = { home: '<home>', user: '<user>', host: '<host>', os: '<os>' } as const
+
+/** The working directory relative to the root, `/` separated (`.` for the root itself). */
+export function relativeCwd(root: string, cwd: string): string {
+  return shown(cwd, root)
+}
+
+/**
+ * The pinned values a lock is computed with: `prompt:cwd` relative to the
+ * root, `project:root` as `.`, the host, OS, home and user as placeholders
+ * (also when read through allow-listed `env:` keys). A `--set` of the same
+ * key wins.
+ */
+export function machinePins(root: string, cwd: string): Map<string, string> {
+  const rel = relativeCwd(root, cwd)
+  return new Map([
+    ['prompt:cwd', rel],
+    ['project:root', '.'],
+    ['system:hostname', PLACEHOLDER.host],
+    ['system:os', PLACEHOLDER.os],
+    ['env:HOME', PLACEHOLDER.home],
+    ['env:USER', PLACEHOLDER.user],
+    ['env:LOGNAME', PLACEHOLDER.user],
+    ['env:USERNAME', PLACEHOLDER.user],
+    ['env:HOSTNAME', PLACEHOLDER.host],
+    ['env:PWD', rel],
+  ])
+}
+
+/**
+ * The options a lock is computed with: the machine values pinned (under any
+ * `--set`), and, when the lock was written for another working directory
+ * than this run's, that directory (`note` says so). `lockCwd` is the lock's
+ * `cwd`; `undefined` when there is no lock, or when writing it.
+ */
+export async function lockOptions(
+  options: PromptOptions,
+  root: string,
+  lockCwd: string | undefined,
+): Promise<{ options: PromptOptions; machine: LockMachine; note?: string }> {
+  let cwd = options.cwd
+  let note: string | undefined
+  const here = relativeCwd(root, cwd)
+  if (lockCwd !== undefined && lockCwd !== here) {
+    cwd = join(root, ...lockCwd.split('/'))
+    if ((await stat(cwd).catch(() => undefined))?.isDirectory() !== true) {
+      throw new CliError(
+        'lock-cwd-missing',
+        `sysprompt.lock was written for the working directory ${lockCwd}, which is not a directory under ${root}`,
+        'run `sysprompt check --update` from the directory the prompt is for',
+      )
+    }
+    note = `checking the prompt for ${lockCwd}, the working directory sysprompt.lock was written for (this run is in ${here})`
+  }
+  const pins = machinePins(root, cwd)
+  const set = new Map([...pins, ...options.set])
+  return {
+    options: { ...options, cwd, root, set, paths: options.paths },
+    machine: { cwd: relativeCwd(root, cwd), pinned: [...pins.keys()].filter((k) => !options.set.has(k)) },
+    ...(note === undefined ? {} : { note }),
+  }
+}
+
+/** A value that names this machine, found in the prompt a lock is written from. */
+export interface MachineValue {
+  section: string
+  what: 'project root' | 'home directory' | 'user name' | 'host name' | "today's date"
+  value: string
+}
+
+/** The machine's own values: the actual root, home, user, host and today's date (local and UTC). */
+export function machineValues(
+  root: string,
+  env: Record<string, string | undefined>,
+  now: Date,
+): [MachineValue['what'], string][] {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  const local = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+  const utc = now.toISOString().slice(0, 10)
+  const user = env.USER ?? env.LOGNAME ?? safe(() => userInfo().username)
+  const out: [MachineValue['what'], string][] = [
+    ['project root', root],
+    ['home directory', env.HOME ?? homedir()],
+    ['host name', hostname()],
+    ["today's date", local],
+  ]
+  if (utc !== local) out.push(["today's date", utc])
+  if (user !== undefined) out.push(['user name', user])
+  return out
+}
+
+function safe(read: () => string): string | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
+}
+
+const WORD = /[\p{L}\p{N}_-]/u
+
+/** Whether `value` occurs in `text` as a whole word (not inside a longer name). */
+function wordIn(text: string, value: string): boolean {
+  for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + 1)) {
+    const before = text[i - 1]
+    const after = text[i + value.length]
+    if ((before === undefined || !WORD.test(before)) && (after === undefined || !WORD.test(after)))
+      return true
+  }
+  return false
+}
+
+/**
+ * The machine-specific values the compiled prompt still holds, per section:
+ * the actual values found in the text (paths as substrings, names as whole
+ * words, none shorter than 3 characters or a bare `/`), not anything that
+ * merely looks like an absolute path.
+ */
+export function findMachineValues(
+  compiled: CompiledPrompt,
+  values: [MachineValue['what'], string][],
+): MachineValue[] {
+  const found: MachineValue[] = []
+  for (const section of compiled.sections) {
+    const text = compiled.text.slice(section.start, section.end)
+    for (const [what, value] of values) {
+      if (value.length < 3 || value === '/') continue
+      const hit = what === 'user name' || what === 'host name' ? wordIn(text, value) : text.includes(value)
+      if (hit && !found.some((f) => f.section === section.name && f.value === value))
+        found.push({ section: section.name, what, value })
+    }
+  }
+  return found
+}
