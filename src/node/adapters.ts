@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { constants } from 'node:fs'
-import { open, realpath, stat } from 'node:fs/promises'
+import { open, readlink, realpath, stat } from 'node:fs/promises'
 import { homedir, hostname, platform, release } from 'node:os'
 
 /** The clock. Injected so tests never read the real time. */
@@ -22,8 +22,14 @@ export interface FileSystemAdapter {
   /**
    * Reads at most `maxBytes` of a regular file. Must never block on a FIFO or
    * device: resolves `undefined` when the opened thing is not a regular file.
+   * `realPath` is where the opened descriptor really is (on Linux the target
+   * of `/proc/self/fd/N`), when the platform can tell: what confined reads
+   * check, so a path swapped between their check and this open is caught.
    */
-  readFile(path: string, maxBytes: number): Promise<{ bytes: Uint8Array; size: number } | undefined>
+  readFile(
+    path: string,
+    maxBytes: number,
+  ): Promise<{ bytes: Uint8Array; size: number; realPath?: string } | undefined>
 }
 
 export interface GitResult {
@@ -67,6 +73,7 @@ const nodeFs: FileSystemAdapter = {
     try {
       const s = await handle.stat()
       if (!s.isFile()) return undefined
+      const realPath = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined)
       const length = Math.min(s.size, maxBytes)
       const bytes = new Uint8Array(length)
       let read = 0
@@ -75,7 +82,11 @@ const nodeFs: FileSystemAdapter = {
         if (bytesRead === 0) break
         read += bytesRead
       }
-      return { bytes: read === length ? bytes : bytes.subarray(0, read), size: s.size }
+      return {
+        bytes: read === length ? bytes : bytes.subarray(0, read),
+        size: s.size,
+        ...(realPath === undefined ? {} : { realPath }),
+      }
     } finally {
       await handle.close()
     }
