@@ -6,6 +6,7 @@ import { INSTRUCTION_MODES, type InstructionMode } from '../node/index.js'
 import { AUTONOMY_LEVELS, type Autonomy } from '../presets/index.js'
 import { isValidKey } from '../template/index.js'
 import { UsageError } from './errors.js'
+import { DEFAULT_MAX_FILE_BYTES } from './read-file.js'
 
 /** The presets `--preset` can name: the default template, or one of the preset builders of SPEC §7. */
 export const PRESETS = ['default', 'layered', 'session'] as const
@@ -48,6 +49,10 @@ export interface PromptOptions extends CommonOptions {
   env: string[]
   /** `--tools`, absolute, an existing file. */
   tools: string | undefined
+  /** `--max-file-bytes`: template, lock and tools files larger than this are refused. */
+  maxFileBytes: number
+  /** `--allow-file GLOB`: paths taken back off the deny-list for `file:` and imports. */
+  allowFiles: string[]
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value]
@@ -108,6 +113,15 @@ export function addPromptOptions(command: Command): Command {
     .option('--set <key=value>', 'pin a variable, e.g. --set prompt:cwd=/workspace (repeatable)', collect)
     .option('--env <NAME>', 'allow env:NAME to read this environment variable (repeatable)', collect)
     .option('--tools <file>', 'a JSON file holding the tool schemas [{ name, description, parameters }]')
+    .option(
+      '--max-file-bytes <n>',
+      `refuse template, lock and tools files larger than this (default: ${DEFAULT_MAX_FILE_BYTES}, 1 MiB)`,
+    )
+    .option(
+      '--allow-file <glob>',
+      'let file: and imports read a path on the deny-list (.git/, .env*, keys…), relative to the root (repeatable)',
+      collect,
+    )
 }
 
 /** Raw values as commander gives them. */
@@ -181,6 +195,11 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
       throw new UsageError(`--env ${name}: not an environment variable name`, 'pass a name like --env CI')
     }
   }
+  const maxValue = str(raw.maxFileBytes)
+  const maxFileBytes = maxValue === undefined ? DEFAULT_MAX_FILE_BYTES : Number(maxValue)
+  if (!/^[1-9][0-9]*$/.test(maxValue ?? '1') || !Number.isSafeInteger(maxFileBytes)) {
+    throw new UsageError(`--max-file-bytes ${maxValue}: not a positive whole number`, 'pass bytes, e.g. 2097152')
+  }
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
   return {
@@ -195,5 +214,7 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
     set,
     env,
     tools,
+    maxFileBytes,
+    allowFiles: list(raw.allowFile),
   }
 }

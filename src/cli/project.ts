@@ -64,14 +64,15 @@ export async function buildProject(
   const [overrides, rules, discovery] = await Promise.all([
     loadFragments(fragmentDirs({ projectRoot: root, builtinDir: null, env })),
     loadRules(root),
-    discoverInstructions({ cwd, root, mode: options.mode }),
+    discoverInstructions({ cwd, root, mode: options.mode, allowFiles: options.allowFiles }),
   ])
   const chosen = await chooseTemplate(options, root, overrides)
-  const tools = options.tools === undefined ? [] : await readToolsFile(options.tools)
+  const tools = options.tools === undefined ? [] : await readToolsFile(options.tools, options.maxFileBytes)
   const resolvers = cliResolvers({
     root,
     cwd,
     envAllowlist: options.env,
+    allowFiles: options.allowFiles,
     pinned: new Map([...options.set].filter(([k]) => keyNamespace(k) !== undefined)),
     discovery,
   })

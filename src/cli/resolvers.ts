@@ -8,6 +8,8 @@ export interface CliResolverOptions {
   cwd: string
   /** `--env` names. */
   envAllowlist: string[]
+  /** `--allow-file` globs. */
+  allowFiles: readonly string[]
   /** `--set` values of namespaced keys. */
   pinned: ReadonlyMap<string, string>
   /** The instruction files found for this run (so `project:instructions` follows `--root` and `--mode`). */
@@ -21,7 +23,12 @@ export interface CliResolverOptions {
  * `--root` and `--mode`), and `--set` values pinned over everything.
  */
 export function cliResolvers(options: CliResolverOptions): VariableResolver[] {
-  const builtin = nodeResolvers({ root: options.root, cwd: options.cwd, envAllowlist: options.envAllowlist })
+  const builtin = nodeResolvers({
+    root: options.root,
+    cwd: options.cwd,
+    envAllowlist: options.envAllowlist,
+    allowFiles: options.allowFiles,
+  })
   const resolvers = builtin.map((r) => (r.namespace === 'project' ? projectResolver(r, options) : r))
   const byNamespace = new Map<string, Map<string, string>>()
   for (const [key, value] of options.pinned) {

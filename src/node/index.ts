@@ -39,4 +39,16 @@ export {
 } from './node-resolvers.js'
 export { findProjectRoot, type ProjectRootOptions } from './project-root.js'
 export { explainRule, type RuleVerdict, type SelectRulesOptions, selectRules } from './rules.js'
-export { isInside, type ReadOptions, type ReadOutcome, readConfinedFile } from './safe-read.js'
+export { DEFAULT_DENY_LIST, type DenyList, denyList } from './deny-list.js'
+export {
+  type CheckedReadOptions,
+  formatBytes,
+  isInside,
+  type ReadFailure,
+  type ReadOptions,
+  type ReadOutcome,
+  readCheckedFile,
+  readConfinedFile,
+  readFailureText,
+} from './safe-read.js'
+export { SafeWriteError, type SafeWriteCode, type SafeWriteOptions, writeFileSafely } from './safe-write.js'

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import type { AssembleContext, VariableResolver } from '../registry/types.js'
 import { type Adapters, nodeAdapters } from './adapters.js'
+import { denyList } from './deny-list.js'
 import { envResolver } from './resolvers/env.js'
 import { fileResolver } from './resolvers/file.js'
 import { gitResolver } from './resolvers/git.js'
@@ -23,6 +24,11 @@ export interface NodeResolversOptions {
   extraRoots?: string[]
   /** The only names `env:<NAME>` may read; defaults to none. */
   envAllowlist?: string[]
+  /**
+   * Globs (relative to the root) that `file:` may read although they are on
+   * the deny-list (`DEFAULT_DENY_LIST`: `.git/`, `.env*`, keys…).
+   */
+  allowFiles?: readonly string[]
   /** Bytes of a `file:` value kept before the truncation marker; defaults to 256 KiB. */
   fileMaxBytes?: number
   /** Per git command; defaults to 2000 ms. */
@@ -67,6 +73,7 @@ export function nodeResolvers(options: NodeResolversOptions): VariableResolver[]
       roots: [root, ...(options.extraRoots ?? []).map((r) => resolve(root, r))],
       maxBytes: positive('fileMaxBytes', options.fileMaxBytes, DEFAULT_FILE_MAX_BYTES),
       cwdOf,
+      denyList: denyList(options.allowFiles),
     }),
     projectResolver({ fs: adapters.fs, os: adapters.os, root, cwdOf }),
     envResolver({ os: adapters.os, allowlist: options.envAllowlist ?? [] }),

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { prefixTokens } from '../../compile/diff.js'
 import { type CompiledPrompt, diffCompiled, type PromptDiff, type PromptLock } from '../../compile/index.js'
@@ -8,6 +7,7 @@ import { CliError, EXIT, UsageError } from '../errors.js'
 import { requireCompiled } from '../failure.js'
 import { addPromptOptions, existingFile, type RawOptions, readPromptOptions } from '../options.js'
 import { json, type Paint, type Tone } from '../output.js'
+import { jsonErrorWithoutExcerpt, readCliFileOrThrow } from '../read-file.js'
 import { buildWithLock } from './check.js'
 
 function isCompiled(value: unknown): value is CompiledPrompt {
@@ -29,15 +29,23 @@ function isCompiled(value: unknown): value is CompiledPrompt {
   )
 }
 
+/** A compiled prompt holds the whole prompt text and its sections: more room than the 1 MiB of a template. */
+const COMPILED_MAX_BYTES = 64 << 20
+
 async function readCompiled(shellCwd: string, name: string): Promise<CompiledPrompt> {
   const path = await existingFile(shellCwd, name, 'diff:')
+  const text = await readCliFileOrThrow(
+    { path, root: null, maxBytes: COMPILED_MAX_BYTES },
+    name,
+    'write it with `sysprompt show --format json > FILE`',
+  )
   let value: unknown
   try {
-    value = JSON.parse(await readFile(path, 'utf8'))
+    value = JSON.parse(text)
   } catch (cause) {
     throw new CliError(
       'invalid-compiled',
-      `${name} is not JSON (${(cause as Error).message})`,
+      `${name} is not JSON (${jsonErrorWithoutExcerpt(cause)})`,
       'write it with `sysprompt show --format json > FILE`',
       { cause },
     )

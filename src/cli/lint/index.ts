@@ -1,5 +1,8 @@
 import { keyNamespace } from '../../template/index.js'
 import type { ProjectPrompt } from '../project.js'
+import { tokenizeBracket } from '../../template/tokenize-bracket.js'
+import { tokenizeMustache } from '../../template/tokenize-mustache.js'
+import { fileVariableReasons } from './file-variables.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'
 import { lintBudget, lintCache, lintCompileWarnings } from './prompt.js'
@@ -95,7 +98,12 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
   const files = await readIncludedFiles(project)
   const findings: Finding[] = [...lintFragmentErrors(project)]
   const lookup = keyLookup(project)
-  for (const input of templates(project)) findings.push(...lintTemplate(input, lookup))
+  const inputs = templates(project)
+  const fileKeys = inputs.flatMap((t) =>
+    (t.dialect === 'mustache' ? tokenizeMustache(t.body) : tokenizeBracket(t.body)).tags.map((tag) => tag.key),
+  )
+  const absent = await fileVariableReasons(project, fileKeys)
+  for (const input of inputs) findings.push(...lintTemplate(input, lookup, absent))
   const fileSecrets = new Set<string>()
   for (const file of files) {
     const secrets = scanSecrets(file.text)

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import { parse, relative, resolve, sep } from 'node:path'
 import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
+import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
 import { findGitRoot } from './git-root.js'
 import type {
@@ -34,6 +35,8 @@ export class DiscoveryContext {
   walk: { dirs: readonly string[]; description: string } = { dirs: [], description: '' }
   /** Every file name the mode reads in a walked directory (for explanations). */
   candidates: readonly string[] = []
+  /** Names imports never read (`.git/`, `.env`, keys…), less the `allowFiles` globs. */
+  readonly denyList: DenyList
 
   constructor(
     readonly mode: InstructionMode,
@@ -56,8 +59,11 @@ export class DiscoveryContext {
       maxBytes: number | undefined
       imports: boolean
       preload: PreloadRequest
+      allowFiles: readonly string[]
     },
-  ) {}
+  ) {
+    this.denyList = denyList(options.allowFiles)
+  }
 
   /** Records a decision, except that a duplicate or refused re-import never hides a file that was loaded. */
   decide(path: string, decision: Decision): void {
@@ -146,6 +152,7 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
       maxBytes: options.maxBytes,
       imports: options.imports ?? true,
       preload: options.preload ?? 'full',
+      allowFiles: options.allowFiles ?? [],
     },
   )
   context.diagnostics.push(...diagnostics)
