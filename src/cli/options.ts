@@ -198,7 +198,10 @@ export async function readPromptOptions(raw: RawOptions, shellCwd: string): Prom
   const maxValue = str(raw.maxFileBytes)
   const maxFileBytes = maxValue === undefined ? DEFAULT_MAX_FILE_BYTES : Number(maxValue)
   if (!/^[1-9][0-9]*$/.test(maxValue ?? '1') || !Number.isSafeInteger(maxFileBytes)) {
-    throw new UsageError(`--max-file-bytes ${maxValue}: not a positive whole number`, 'pass bytes, e.g. 2097152')
+    throw new UsageError(
+      `--max-file-bytes ${maxValue}: not a positive whole number`,
+      'pass bytes, e.g. 2097152',
+    )
   }
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined

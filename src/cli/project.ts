@@ -2,6 +2,7 @@ import { type CachePlan, type CompiledPrompt, compile, planCache } from '../comp
 import {
   discoverInstructions,
   fragmentDirs,
+  type GitDiagnostic,
   type InstructionDiscovery,
   type LoadedFragments,
   loadFragments,
@@ -40,6 +41,8 @@ export interface ProjectPrompt {
   origins: Map<string, SectionOrigin>
   /** Section name → source for the lock (paths relative to the root). */
   sources: Record<string, string>
+  /** Why resolved values are absent where that is worth telling (git failed, timed out, refused the repository); one per cause. */
+  resolverDiagnostics: GitDiagnostic[]
   assembly?: PromptAssembly
   compiled?: CompiledPrompt
   failure?: BuildFailure
@@ -68,7 +71,11 @@ export async function buildProject(
   ])
   const chosen = await chooseTemplate(options, root, overrides)
   const tools = options.tools === undefined ? [] : await readToolsFile(options.tools, options.maxFileBytes)
+  const resolverDiagnostics: GitDiagnostic[] = []
   const resolvers = cliResolvers({
+    onDiagnostic: (d) => {
+      if (!resolverDiagnostics.some((seen) => seen.message === d.message)) resolverDiagnostics.push(d)
+    },
     root,
     cwd,
     envAllowlist: options.env,
@@ -91,6 +98,7 @@ export async function buildProject(
     tools,
     origins: new Map(),
     sources: {},
+    resolverDiagnostics,
   }
   const frontMatter = frontMatterFailure(chosen.errors, root)
   if (frontMatter !== undefined) {

@@ -1,4 +1,4 @@
-import { type InstructionDiscovery, nodeResolvers } from '../node/index.js'
+import { type GitDiagnostic, type InstructionDiscovery, nodeResolvers } from '../node/index.js'
 import type { VariableInfo, VariableResolver } from '../registry/index.js'
 import { keyNamespace } from '../template/index.js'
 
@@ -10,6 +10,8 @@ export interface CliResolverOptions {
   envAllowlist: string[]
   /** `--allow-file` globs. */
   allowFiles: readonly string[]
+  /** Told why a git value is absent (failure, timeout, refused repository). */
+  onDiagnostic?: (diagnostic: GitDiagnostic) => void
   /** `--set` values of namespaced keys. */
   pinned: ReadonlyMap<string, string>
   /** The instruction files found for this run (so `project:instructions` follows `--root` and `--mode`). */
@@ -28,6 +30,7 @@ export function cliResolvers(options: CliResolverOptions): VariableResolver[] {
     cwd: options.cwd,
     envAllowlist: options.envAllowlist,
     allowFiles: options.allowFiles,
+    ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
   })
   const resolvers = builtin.map((r) => (r.namespace === 'project' ? projectResolver(r, options) : r))
   const byNamespace = new Map<string, Map<string, string>>()

@@ -8,6 +8,7 @@ export {
   type ClockAdapter,
   type FileStat,
   type FileSystemAdapter,
+  GIT_SAFE_CONFIG,
   type GitAdapter,
   type GitResult,
   type NodeGitOptions,
@@ -15,6 +16,7 @@ export {
   nodeGitAdapter,
   type OsAdapter,
 } from './adapters.js'
+export { DEFAULT_DENY_LIST, type DenyList, denyList } from './deny-list.js'
 export {
   BUILTIN_FRAGMENT_DIR,
   type FragmentDirsOptions,
@@ -33,13 +35,13 @@ export { nodeHash } from './node-hash.js'
 export {
   DEFAULT_FILE_MAX_BYTES,
   DEFAULT_GIT_TIMEOUT_MS,
+  type GitDiagnostic,
   type NodeResolversOptions,
   nodeResolvers,
   ResolverOptionError,
 } from './node-resolvers.js'
 export { findProjectRoot, type ProjectRootOptions } from './project-root.js'
 export { explainRule, type RuleVerdict, type SelectRulesOptions, selectRules } from './rules.js'
-export { DEFAULT_DENY_LIST, type DenyList, denyList } from './deny-list.js'
 export {
   type CheckedReadOptions,
   formatBytes,
@@ -51,4 +53,4 @@ export {
   readConfinedFile,
   readFailureText,
 } from './safe-read.js'
-export { SafeWriteError, type SafeWriteCode, type SafeWriteOptions, writeFileSafely } from './safe-write.js'
+export { type SafeWriteCode, SafeWriteError, type SafeWriteOptions, writeFileSafely } from './safe-write.js'

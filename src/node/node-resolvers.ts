@@ -4,11 +4,12 @@ import { type Adapters, nodeAdapters } from './adapters.js'
 import { denyList } from './deny-list.js'
 import { envResolver } from './resolvers/env.js'
 import { fileResolver } from './resolvers/file.js'
-import { gitResolver } from './resolvers/git.js'
+import { type GitDiagnostic, gitResolver } from './resolvers/git.js'
 import { projectResolver } from './resolvers/project.js'
 import { promptResolver } from './resolvers/prompt.js'
 import { ResolverOptionError, systemResolver } from './resolvers/system.js'
 
+export type { GitDiagnostic }
 export { ResolverOptionError }
 
 export interface NodeResolversOptions {
@@ -37,6 +38,8 @@ export interface NodeResolversOptions {
   timeZone?: string
   /** Replaces any of the real clock, file system, git and OS. */
   adapters?: Partial<Adapters>
+  /** Told why a value is absent when git failed, timed out, is missing or the repository was refused (`lint` and `inspect` show these). */
+  onDiagnostic?: (diagnostic: GitDiagnostic) => void
 }
 
 /** Default cap of a `file:` value (SPEC §3). */
@@ -67,6 +70,9 @@ export function nodeResolvers(options: NodeResolversOptions): VariableResolver[]
       git: adapters.git,
       timeoutMs: positive('gitTimeoutMs', options.gitTimeoutMs, DEFAULT_GIT_TIMEOUT_MS),
       cwdOf,
+      root,
+      realpath: (p) => adapters.fs.realpath(p),
+      ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
     }),
     fileResolver({
       fs: adapters.fs,

@@ -40,7 +40,11 @@ export async function readLock(root: string, maxBytes: number): Promise<PromptLo
   const read = await readCliFile({ path, root, maxBytes }, path)
   if (!read.ok) {
     if (read.reason === 'missing')
-      throw new CliError('no-lock', `no ${LOCK_FILE} in ${root}`, 'run `sysprompt check --update` to create it')
+      throw new CliError(
+        'no-lock',
+        `no ${LOCK_FILE} in ${root}`,
+        'run `sysprompt check --update` to create it',
+      )
     throw new CliError(
       `lock-${read.reason}`,
       read.message,

@@ -80,7 +80,9 @@ function shownError(error: SafeWriteError, cwd: string): string {
  * file) is refused before anything is created beyond it.
  */
 async function makeDirs(root: string, dir: string, cwd: string): Promise<void> {
-  const parts = relative(root, dir).split(sep).filter((p) => p !== '')
+  const parts = relative(root, dir)
+    .split(sep)
+    .filter((p) => p !== '')
   let at = root
   for (const part of parts) {
     at = join(at, part)

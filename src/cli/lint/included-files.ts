@@ -1,11 +1,5 @@
 import { dirname, resolve } from 'node:path'
-import {
-  denyList,
-  type InstructionFile,
-  isInside,
-  nodeAdapters,
-  readConfinedFile,
-} from '../../node/index.js'
+import { denyList, type InstructionFile, isInside, nodeAdapters, readConfinedFile } from '../../node/index.js'
 import { builtinPresetFragments } from '../../presets/index.js'
 import { compileTemplate } from '../../template/index.js'
 import type { ProjectPrompt } from '../project.js'

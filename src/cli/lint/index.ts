@@ -1,7 +1,7 @@
 import { keyNamespace } from '../../template/index.js'
-import type { ProjectPrompt } from '../project.js'
 import { tokenizeBracket } from '../../template/tokenize-bracket.js'
 import { tokenizeMustache } from '../../template/tokenize-mustache.js'
+import type { ProjectPrompt } from '../project.js'
 import { fileVariableReasons } from './file-variables.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'
@@ -100,7 +100,9 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
   const lookup = keyLookup(project)
   const inputs = templates(project)
   const fileKeys = inputs.flatMap((t) =>
-    (t.dialect === 'mustache' ? tokenizeMustache(t.body) : tokenizeBracket(t.body)).tags.map((tag) => tag.key),
+    (t.dialect === 'mustache' ? tokenizeMustache(t.body) : tokenizeBracket(t.body)).tags.map(
+      (tag) => tag.key,
+    ),
   )
   const absent = await fileVariableReasons(project, fileKeys)
   for (const input of inputs) findings.push(...lintTemplate(input, lookup, absent))
@@ -116,6 +118,8 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
     findings.push(...locate(file.path, file.text, hits))
   }
   findings.push(...lintInstructions(project, files))
+  for (const d of project.resolverDiagnostics)
+    findings.push({ severity: 'warning', code: d.code, message: d.message })
   const { compiled, failure } = project
   if (compiled !== undefined) {
     findings.push(...lintBudget(compiled, options.maxTokens))
