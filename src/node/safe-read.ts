@@ -205,7 +205,7 @@ export function readFailureText(outcome: Extract<ReadOutcome, { ok: false }>, ma
     case 'too-large':
       return `is larger than ${maxBytes === undefined ? 'the cap' : formatBytes(maxBytes)}${outcome.size === undefined ? '' : ` (${outcome.size} bytes)`}`
     case 'denied':
-      return `is on the deny-list of secret-bearing files (\`${outcome.detail}\`); pass --allow-file to read it anyway`
+      return `is on the deny-list of secret-bearing files (\`${outcome.detail}\`); pass --allow-file (\`allowFiles\`) to read it anyway`
     case 'unreadable':
       return `could not be read (${outcome.detail ?? 'error'})`
   }
