@@ -1,28 +1,9 @@
 /** Exit codes of the command line (SPEC §9): fine, findings or errors, usage. */
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const
 
-/**
- * `text` on one line for a terminal message: each line trimmed, the blank
- * ones dropped, the rest joined by one space. Unlike the template layer's
- * `oneLine`, which escapes line breaks so a quoted excerpt stays exact, this
- * folds prose (a commander message, an error's own text) into a sentence.
- */
-export function joinLines(text: string): string {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .join(' ')
-}
+import { joinLines, sentence } from '../node/project/errors.js'
 
-/**
- * One line that says what went wrong, then what to do: `<what>; <what to
- * do>`. A `todo` of `null` means `what` already ends with the advice (a
- * lower layer's message that says what to do), so none is added.
- */
-function sentence(what: string, todo: string | null): string {
-  return joinLines(todo === null ? what : `${what}; ${todo}`)
-}
+export { joinLines }
 
 /**
  * The command was called wrongly: an unknown option, a bad value, a

@@ -3,15 +3,13 @@ import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../node/index.js'
+import { PRESETS, type PresetName, type ProjectOptions } from '../node/project/options.js'
+import { DEFAULT_MAX_FILE_BYTES } from '../node/project/read-file.js'
 import { AUTONOMY_LEVELS, type Autonomy } from '../presets/index.js'
 import { isValidKey } from '../template/index.js'
 import { UsageError } from './errors.js'
-import { DEFAULT_MAX_FILE_BYTES } from './read-file.js'
 
-/** The presets `--preset` can name: the default template, or one of the preset builders of SPEC §7. */
-export const PRESETS = ['default', 'layered', 'session'] as const
-/** A value of `--preset`. */
-export type PresetName = (typeof PRESETS)[number]
+export { PRESETS, type PresetName } from '../node/project/options.js'
 
 /** The values of `--tokenizer`. */
 export const TOKENIZERS: readonly TokenizerName[] = ['o200k', 'cl100k', 'estimate']
@@ -32,27 +30,15 @@ export interface CommonOptions {
   model: string | undefined
 }
 
-/** What the commands that build the prompt read on top of {@link CommonOptions}. */
-export interface PromptOptions extends CommonOptions {
-  preset: PresetName | undefined
-  /** `--template`, absolute, an existing file. */
-  template: string | undefined
-  tokenizer: TokenizerName
+/**
+ * What the commands that build the prompt read on top of {@link CommonOptions}:
+ * the pipeline's {@link ProjectOptions} (`--preset`, `--template`, `--tokenizer`,
+ * `--provider`, `--autonomy`, `--set`, `--env`, `--tools`) and what only the
+ * command line needs.
+ */
+export interface PromptOptions extends CommonOptions, ProjectOptions {
   /** Whether `--tokenizer` was given (check falls back to the lock's tokenizer otherwise). */
   tokenizerGiven: boolean
-  provider: CacheProvider
-  providerGiven: boolean
-  autonomy: Autonomy
-  /** `--set key=value`, in the order given (a later one wins). */
-  set: Map<string, string>
-  /** `--env NAME`: the environment variables `env:NAME` may read. */
-  env: string[]
-  /** `--tools`, absolute, an existing file. */
-  tools: string | undefined
-  /** `--max-file-bytes`: template, lock and tools files larger than this are refused. */
-  maxFileBytes: number
-  /** `--allow-file GLOB`: paths taken back off the deny-list for `file:` and imports. */
-  allowFiles: string[]
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value]

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
+import { ProjectError } from '../node/project/errors.js'
 import type { CommandContext } from './command.js'
 import { registerCheck } from './commands/check.js'
 import { registerDiff } from './commands/diff.js'
@@ -103,6 +104,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       return fail(`${commanderMessage(error)}; see \`${help}\``, EXIT.usage)
     }
     if (error instanceof UsageError || error instanceof CliError) return fail(error.message, error.exitCode)
+    if (error instanceof ProjectError) return fail(error.message, error.usage ? EXIT.usage : EXIT.findings)
     const message = error instanceof Error ? error.message : String(error)
     if (io.env.SYSPROMPT_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`)

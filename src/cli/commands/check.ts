@@ -10,9 +10,11 @@ import {
   type TokenizerName,
 } from '../../compile/index.js'
 import { groupDigits, SafeWriteError, writeFileSafely } from '../../node/index.js'
+import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
+import { DEFAULT_MAX_FILE_BYTES, jsonErrorWithoutExcerpt, readCliFile } from '../../node/project/read-file.js'
+import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import {
   addPromptOptions,
   type PromptOptions,
@@ -21,9 +23,7 @@ import {
   TOKENIZERS,
 } from '../options.js'
 import { json } from '../output.js'
-import { buildProject, type ProjectPrompt } from '../project.js'
-import { jsonErrorWithoutExcerpt, readCliFile } from '../read-file.js'
-import { projectRoot } from '../root.js'
+import { requireCompiled } from '../require-compiled.js'
 
 /** The lock file's name, in the project root. */
 export const LOCK_FILE = 'sysprompt.lock'
@@ -95,8 +95,8 @@ export async function buildWithLock(
 ): Promise<{ project: ProjectPrompt; lock: PromptLock | undefined; lockPath: string }> {
   const root = await projectRoot(options.cwd, options.root)
   const lock = required
-    ? await readLock(root, options.maxFileBytes)
-    : await readLock(root, options.maxFileBytes).catch(() => undefined)
+    ? await readLock(root, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
+    : await readLock(root, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES).catch(() => undefined)
   const project = await buildProject({ ...options, tokenizer: lockTokenizer(options, lock) }, env)
   return { project, lock, lockPath: join(root, LOCK_FILE) }
 }

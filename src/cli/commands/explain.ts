@@ -1,12 +1,12 @@
 import type { Command } from 'commander'
 import { explainInstructions, isInside } from '../../node/index.js'
+import { shown } from '../../node/project/paths.js'
+import { projectRoot } from '../../node/project/root.js'
+import { describeDecision, judgeRules, loadRules, rulesDir } from '../../node/project/rules.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
 import { addCommonOptions, existingFile, type RawOptions, readCommonOptions } from '../options.js'
 import { json } from '../output.js'
-import { shown } from '../paths.js'
-import { projectRoot } from '../root.js'
-import { describeDecision, judgeRules, loadRules, rulesDir } from '../rules.js'
 
 /** `sysprompt explain FILE`: why an instruction file or a rule is in the prompt or not. */
 export function registerExplain(program: Command, ctx: CommandContext): void {

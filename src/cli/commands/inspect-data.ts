@@ -10,9 +10,9 @@ import {
   READ_LIMIT,
   readConfinedFile,
 } from '../../node/index.js'
-import { shown } from '../paths.js'
-import { cachePlan, type ProjectPrompt } from '../project.js'
-import { describeDecision } from '../rules.js'
+import { shown } from '../../node/project/paths.js'
+import { cachePlan, type ProjectPrompt } from '../../node/project/project.js'
+import { describeDecision } from '../../node/project/rules.js'
 
 /** One instruction file as `inspect` reports it (imports nested). */
 export interface InspectedFile {

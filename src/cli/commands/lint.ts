@@ -1,11 +1,11 @@
 import type { Command } from 'commander'
+import { shown } from '../../node/project/paths.js'
+import { buildProject } from '../../node/project/project.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
 import { DEFAULT_MAX_TOKENS, type Finding, runLint } from '../lint/index.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { json, type Paint } from '../output.js'
-import { shown } from '../paths.js'
-import { buildProject } from '../project.js'
 
 function location(f: Finding, base: string): string {
   if (f.file === undefined) return f.section === undefined ? 'prompt' : `section ${f.section}`

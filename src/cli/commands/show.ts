@@ -1,12 +1,12 @@
 import { type Command, Option } from 'commander'
 import { toAnthropic, toGemini, toOpenAI } from '../../compile/index.js'
+import { buildProject, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
 import { formatFragmentError } from '../../presets/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
-import { requireCompiled } from '../failure.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { json } from '../output.js'
-import { buildProject, cachePlan, type ProjectPrompt } from '../project.js'
+import { requireCompiled } from '../require-compiled.js'
 
 const FORMATS = ['text', 'json', 'anthropic', 'openai', 'gemini'] as const
 

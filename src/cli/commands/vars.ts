@@ -1,13 +1,13 @@
 import type { Command } from 'commander'
 import { utf8Length } from '../../compile/hash.js'
 import { groupDigits } from '../../node/index.js'
+import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
 import type { Stability, VariableInfo } from '../../registry/index.js'
 import { compileTemplate, keyNamespace } from '../../template/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { type Cell, clip, json, table } from '../output.js'
-import { buildProject, type ProjectPrompt } from '../project.js'
 
 /** One variable the prompt references, with its current value. */
 export interface ReferencedVariable {

@@ -1,6 +1,6 @@
 import { denyList, nodeAdapters, readConfinedFile, readFailureText } from '../../node/index.js'
 import { DEFAULT_FILE_MAX_BYTES } from '../../node/node-resolvers.js'
-import type { ProjectPrompt } from '../project.js'
+import type { ProjectPrompt } from '../../node/project/project.js'
 
 /**
  * Why each `file:` key among `keys` is absent for a reason other than a
@@ -14,7 +14,7 @@ export async function fileVariableReasons(
   keys: Iterable<string>,
 ): Promise<Map<string, string>> {
   const fs = nodeAdapters().fs
-  const deny = denyList(project.options.allowFiles)
+  const deny = denyList(project.options.allowFiles ?? [])
   const out = new Map<string, string>()
   for (const key of new Set(keys)) {
     if (!key.startsWith('file:')) continue

@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path'
 import { denyList, type InstructionFile, isInside, nodeAdapters, readConfinedFile } from '../../node/index.js'
+import type { ProjectPrompt } from '../../node/project/project.js'
 import { builtinPresetFragments } from '../../presets/index.js'
 import { compileTemplate } from '../../template/index.js'
-import type { ProjectPrompt } from '../project.js'
 
 /** A file whose text reaches the prompt (or would, for a rule that does not apply now), as read. */
 export interface IncludedFile {
@@ -53,7 +53,7 @@ export async function readIncludedFiles(project: ProjectPrompt): Promise<Include
   }
   const fs = nodeAdapters().fs
   // What the prompt could not include is not scanned either: `file:` keeps to the deny-list.
-  const deny = denyList(project.options.allowFiles)
+  const deny = denyList(project.options.allowFiles ?? [])
   const read = await Promise.all(
     [...wanted].map(async ([path, { role, roots }]) => {
       const outcome = await readConfinedFile(path, dirname(path), {

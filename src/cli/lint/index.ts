@@ -1,7 +1,7 @@
+import type { ProjectPrompt } from '../../node/project/project.js'
 import { keyNamespace } from '../../template/index.js'
 import { tokenizeBracket } from '../../template/tokenize-bracket.js'
 import { tokenizeMustache } from '../../template/tokenize-mustache.js'
-import type { ProjectPrompt } from '../project.js'
 import { fileVariableReasons } from './file-variables.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'

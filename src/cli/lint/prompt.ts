@@ -1,5 +1,5 @@
 import type { CompiledPrompt } from '../../compile/index.js'
-import { cachePlan, type ProjectPrompt } from '../project.js'
+import { cachePlan, type ProjectPrompt } from '../../node/project/project.js'
 import type { Finding } from './types.js'
 
 /** Default of `--max-tokens`: a system prompt above it is reported as a warning. */

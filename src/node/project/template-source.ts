@@ -1,9 +1,14 @@
 import { lstat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { FragmentTable } from '../node/index.js'
-import { builtinPresetFragments, type Fragment, type FragmentError, parseFragment } from '../presets/index.js'
-import type { Stability } from '../registry/index.js'
-import type { Dialect } from '../template/index.js'
+import {
+  builtinPresetFragments,
+  type Fragment,
+  type FragmentError,
+  parseFragment,
+} from '../../presets/index.js'
+import type { Stability } from '../../registry/index.js'
+import type { Dialect } from '../../template/index.js'
+import type { FragmentTable } from '../index.js'
 import type { PresetName } from './options.js'
 import { readCliFile } from './read-file.js'
 

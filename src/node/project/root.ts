@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { isInside } from '../node/index.js'
-import { UsageError } from './errors.js'
+import { isInside } from '../index.js'
+import { ProjectError } from './errors.js'
 
 async function isDir(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() === true
@@ -22,9 +22,11 @@ async function exists(path: string): Promise<boolean> {
 export async function projectRoot(cwd: string, root: string | undefined): Promise<string> {
   if (root !== undefined) {
     if (!isInside(root, cwd)) {
-      throw new UsageError(
+      throw new ProjectError(
+        'cwd-outside-root',
         `the working directory ${cwd} is not inside the project root ${root}`,
         'pass a --root that contains --cwd',
+        { usage: true },
       )
     }
     return root

@@ -1,15 +1,9 @@
 import { relative, sep } from 'node:path'
-import {
-  type FileSystemAdapter,
-  nodeAdapters,
-  type ReadOutcome,
-  readCheckedFile,
-  readConfinedFile,
-  readFailureText,
-} from '../node/index.js'
-import { CliError } from './errors.js'
+import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
+import { type ReadOutcome, readCheckedFile, readConfinedFile, readFailureText } from '../safe-read.js'
+import { ProjectError } from './errors.js'
 
-/** The default of `--max-file-bytes`: the cap on template, lock and tools files (SPEC §9). */
+/** The default of `maxFileBytes` (`--max-file-bytes`): the cap on template, lock and tools files (SPEC §9). */
 export const DEFAULT_MAX_FILE_BYTES = 1 << 20
 
 /** A file the command line reads, and how. */
@@ -58,11 +52,11 @@ export async function readCliFile(
   }
 }
 
-/** {@link readCliFile}, a refusal thrown as a `CliError` coded `file-<reason>` with `todo` as its advice. */
+/** {@link readCliFile}, a refusal thrown as a `ProjectError` coded `file-<reason>` with `todo` as its advice. */
 export async function readCliFileOrThrow(read: CliFileRead, shownAs: string, todo: string): Promise<string> {
   const result = await readCliFile(read, shownAs)
   if (result.ok) return result.text
-  throw new CliError(`file-${result.reason}`, result.message, todo)
+  throw new ProjectError(`file-${result.reason}`, result.message, todo)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path'
-import { isInside } from '../node/index.js'
+import { isInside } from '../index.js'
 
 /** A path for people: relative to `base` when inside it, else absolute (built-in `presets/…` paths unchanged). */
 export function shown(path: string, base: string): string {

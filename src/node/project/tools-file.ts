@@ -1,5 +1,5 @@
-import type { ToolSchema } from '../registry/index.js'
-import { CliError } from './errors.js'
+import type { ToolSchema } from '../../registry/index.js'
+import { ProjectError } from './errors.js'
 import { jsonErrorWithoutExcerpt, readCliFileOrThrow } from './read-file.js'
 
 /**
@@ -19,7 +19,7 @@ export async function readToolsFile(path: string, maxBytes: number): Promise<Too
   try {
     value = JSON.parse(text)
   } catch (cause) {
-    throw new CliError(
+    throw new ProjectError(
       'tools-file',
       `${path} is not valid JSON (${jsonErrorWithoutExcerpt(cause)})`,
       'fix the file',
@@ -33,7 +33,7 @@ export async function readToolsFile(path: string, maxBytes: number): Promise<Too
       ? (value as { tools: unknown }).tools
       : value
   if (!Array.isArray(list)) {
-    throw new CliError(
+    throw new ProjectError(
       'tools-file',
       `${path} must hold an array of tool schemas`,
       'write [{ "name": …, "parameters": {…} }]',
@@ -42,18 +42,26 @@ export async function readToolsFile(path: string, maxBytes: number): Promise<Too
   return list.map((entry, i): ToolSchema => {
     const where = `${path}: tools[${i}]`
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      throw new CliError('tools-file', `${where} is not an object`, 'give each tool a name and parameters')
+      throw new ProjectError(
+        'tools-file',
+        `${where} is not an object`,
+        'give each tool a name and parameters',
+      )
     }
     const { name, description, parameters } = entry as Record<string, unknown>
     if (typeof name !== 'string' || name.length === 0) {
-      throw new CliError('tools-file', `${where}.name must be a non-empty string`, 'name the tool')
+      throw new ProjectError('tools-file', `${where}.name must be a non-empty string`, 'name the tool')
     }
     if (description !== undefined && typeof description !== 'string') {
-      throw new CliError('tools-file', `${where}.description must be a string`, 'fix or remove it')
+      throw new ProjectError('tools-file', `${where}.description must be a string`, 'fix or remove it')
     }
     const params = parameters ?? { type: 'object', properties: {} }
     if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-      throw new CliError('tools-file', `${where}.parameters must be a JSON Schema object`, 'fix or remove it')
+      throw new ProjectError(
+        'tools-file',
+        `${where}.parameters must be a JSON Schema object`,
+        'fix or remove it',
+      )
     }
     return {
       name,

@@ -1,7 +1,7 @@
 import { join, relative } from 'node:path'
-import { explainRule, type LoadedFragments, loadFragments, type RuleVerdict } from '../node/index.js'
-import type { Fragment } from '../presets/index.js'
-import { modelMatches } from '../presets/model-match.js'
+import type { Fragment } from '../../presets/index.js'
+import { modelMatches } from '../../presets/model-match.js'
+import { explainRule, type LoadedFragments, loadFragments, type RuleVerdict } from '../index.js'
 
 /** Why a rule is in or out: `explainRule`'s verdict, or out because its `models:` do not name the model. */
 export type RuleDecision = RuleVerdict | { applies: false; reason: 'model'; models: string[]; model?: string }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { UsageError } from './errors.js'
+import { ProjectError } from './errors.js'
 import { projectRoot } from './root.js'
 
 let dir: string
@@ -31,6 +31,6 @@ describe('projectRoot', () => {
     expect(await projectRoot(join(dir, 'repo', 'lib'), join(dir, 'repo', 'lib'))).toBe(
       join(dir, 'repo', 'lib'),
     )
-    await expect(projectRoot(join(dir, 'loose'), join(dir, 'repo'))).rejects.toBeInstanceOf(UsageError)
+    await expect(projectRoot(join(dir, 'loose'), join(dir, 'repo'))).rejects.toBeInstanceOf(ProjectError)
   })
 })

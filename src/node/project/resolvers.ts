@@ -1,6 +1,6 @@
-import { type GitDiagnostic, type InstructionDiscovery, nodeResolvers } from '../node/index.js'
-import type { VariableInfo, VariableResolver } from '../registry/index.js'
-import { keyNamespace } from '../template/index.js'
+import type { VariableInfo, VariableResolver } from '../../registry/index.js'
+import { keyNamespace } from '../../template/index.js'
+import { type GitDiagnostic, type InstructionDiscovery, nodeResolvers } from '../index.js'
 
 /** What {@link cliResolvers} needs from the command line. */
 export interface CliResolverOptions {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readPromptOptions } from './options.js'
+import { readPromptOptions } from '../../cli/options.js'
 import { buildProject } from './project.js'
 
 let dir: string

@@ -1,7 +1,5 @@
-import type { CompiledPrompt } from '../compile/index.js'
-import type { FragmentError } from '../presets/index.js'
-import { TemplateError } from '../template/index.js'
-import { CliError } from './errors.js'
+import type { FragmentError } from '../../presets/index.js'
+import { TemplateError } from '../../template/index.js'
 import { shown } from './paths.js'
 
 /** Where a section's text comes from, so a position in it can be named in its file. */
@@ -64,14 +62,4 @@ export function failureOf(
   if (!(error instanceof Error)) throw error
   const { code } = error as Error & { code?: unknown }
   return { code: typeof code === 'string' ? code : 'build', message: error.message, detail: error.message }
-}
-
-/** The compiled prompt, or a `CliError` saying why there is none. */
-export function requireCompiled(project: {
-  compiled?: CompiledPrompt
-  failure?: BuildFailure
-}): CompiledPrompt {
-  if (project.compiled !== undefined) return project.compiled
-  const failure = project.failure ?? { code: 'build', message: 'the prompt could not be built' }
-  throw new CliError(failure.code, failure.message, 'run `sysprompt lint` to see every problem')
 }

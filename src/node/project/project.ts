@@ -1,4 +1,7 @@
-import { type CachePlan, type CompiledPrompt, compile, planCache } from '../compile/index.js'
+import { type CachePlan, type CompiledPrompt, compile, planCache } from '../../compile/index.js'
+import type { FragmentError } from '../../presets/index.js'
+import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
+import { keyNamespace } from '../../template/index.js'
 import {
   discoverInstructions,
   fragmentDirs,
@@ -7,12 +10,10 @@ import {
   type LoadedFragments,
   loadFragments,
   nodeHash,
-} from '../node/index.js'
-import type { FragmentError } from '../presets/index.js'
-import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../registry/index.js'
-import { keyNamespace } from '../template/index.js'
+} from '../index.js'
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
-import type { PromptOptions } from './options.js'
+import type { ProjectOptions } from './options.js'
+import { DEFAULT_MAX_FILE_BYTES } from './read-file.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { type JudgedRule, judgeRules, loadRules } from './rules.js'
@@ -22,7 +23,7 @@ import { readToolsFile } from './tools-file.js'
 
 /** "The prompt this project would get", with every fact the commands report on. */
 export interface ProjectPrompt {
-  options: PromptOptions
+  options: ProjectOptions
   root: string
   cwd: string
   /** `template` (a template file, the project template or `--preset default`), `layered` or `session`. */
@@ -59,7 +60,7 @@ export interface ProjectPrompt {
  * command line that cannot be used throws.
  */
 export async function buildProject(
-  options: PromptOptions,
+  options: ProjectOptions,
   env: Record<string, string | undefined>,
 ): Promise<ProjectPrompt> {
   const { cwd } = options
@@ -67,10 +68,12 @@ export async function buildProject(
   const [overrides, rules, discovery] = await Promise.all([
     loadFragments(fragmentDirs({ projectRoot: root, builtinDir: null, env })),
     loadRules(root),
-    discoverInstructions({ cwd, root, mode: options.mode, allowFiles: options.allowFiles }),
+    discoverInstructions({ cwd, root, mode: options.mode, allowFiles: options.allowFiles ?? [] }),
   ])
-  const chosen = await chooseTemplate(options, root, overrides)
-  const tools = options.tools === undefined ? [] : await readToolsFile(options.tools, options.maxFileBytes)
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+  const allowFiles = options.allowFiles ?? []
+  const chosen = await chooseTemplate({ ...options, maxFileBytes }, root, overrides)
+  const tools = options.tools === undefined ? [] : await readToolsFile(options.tools, maxFileBytes)
   const resolverDiagnostics: GitDiagnostic[] = []
   const resolvers = cliResolvers({
     onDiagnostic: (d) => {
@@ -79,7 +82,7 @@ export async function buildProject(
     root,
     cwd,
     envAllowlist: options.env,
-    allowFiles: options.allowFiles,
+    allowFiles,
     pinned: new Map([...options.set].filter(([k]) => keyNamespace(k) !== undefined)),
     discovery,
   })

@@ -1,0 +1,42 @@
+import type { CacheProvider, TokenizerName } from '../../compile/index.js'
+import type { Autonomy } from '../../presets/index.js'
+import type { InstructionMode } from '../instructions/index.js'
+
+/** The presets a project prompt can be built with instead of a template: the default template, or one of the preset builders of SPEC §7. */
+export const PRESETS = ['default', 'layered', 'session'] as const
+/** A preset name (`--preset` on the command line). */
+export type PresetName = (typeof PRESETS)[number]
+
+/**
+ * What {@link buildProject} builds from, checked by the caller (the command
+ * line reads it from its options, the server from a request): paths are
+ * absolute, the directories and files exist.
+ */
+export interface ProjectOptions {
+  /** The agent's working directory: absolute, real, an existing directory. */
+  cwd: string
+  /** The project root, absolute and real, when given (else found from `cwd`). */
+  root: string | undefined
+  mode: InstructionMode
+  /** Working paths (absolute) that select rules. */
+  paths: string[]
+  model: string | undefined
+  preset: PresetName | undefined
+  /** A template file, absolute, an existing file. */
+  template: string | undefined
+  tokenizer: TokenizerName
+  provider: CacheProvider
+  /** Whether the provider was chosen (the session preset words its cache advice for it only then). */
+  providerGiven: boolean
+  autonomy: Autonomy
+  /** Pinned variable values, in the order given (a later one wins). */
+  set: Map<string, string>
+  /** The environment variables `env:NAME` may read. */
+  env: string[]
+  /** A JSON file of tool schemas, absolute, an existing file. */
+  tools: string | undefined
+  /** Template, lock and tools files larger than this are refused; default 1 MiB (`DEFAULT_MAX_FILE_BYTES`). */
+  maxFileBytes?: number
+  /** Globs (relative to the root) taken back off the deny-list for `file:` and imports (`DEFAULT_DENY_LIST`). */
+  allowFiles?: string[]
+}
