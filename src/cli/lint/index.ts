@@ -6,7 +6,7 @@ import { fileVariableReasons } from './file-variables.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'
 import { lintBudget, lintCache, lintCompileWarnings } from './prompt.js'
-import { scanSecrets } from './secrets.js'
+import { scanSecretsWithPreset } from './secrets.js'
 import { scanSpecialTokens } from './special-tokens.js'
 import { type KeyLookup, lintTemplate, type TemplateInput, unknownWhy } from './template.js'
 import { type Finding, locate } from './types.js'
@@ -50,10 +50,10 @@ function templates(project: ProjectPrompt): TemplateInput[] {
 }
 
 /** Secrets that reach the prompt through a variable value (`env:`, `--set`), not through a scanned file. */
-function promptSecrets(project: ProjectPrompt, known: ReadonlySet<string>): Finding[] {
+async function promptSecrets(project: ProjectPrompt, known: ReadonlySet<string>): Promise<Finding[]> {
   const compiled = project.compiled
   if (compiled === undefined) return []
-  return scanSecrets(compiled.text)
+  return (await scanSecretsWithPreset(compiled.text))
     .filter((hit) => !known.has(hit.secret))
     .map((hit) => {
       const section = compiled.sections.find((s) => hit.offset >= s.start && hit.offset < s.end)?.name
@@ -108,7 +108,7 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
   for (const input of inputs) findings.push(...lintTemplate(input, lookup, absent))
   const fileSecrets = new Set<string>()
   for (const file of files) {
-    const secrets = scanSecrets(file.text)
+    const secrets = await scanSecretsWithPreset(file.text)
     for (const s of secrets) fileSecrets.add(s.secret)
     const hits = [
       ...scanUnicode(file.text),
@@ -125,7 +125,7 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
     findings.push(...lintBudget(compiled, options.maxTokens))
     findings.push(...lintCache(project, compiled))
     findings.push(...lintCompileWarnings(project, compiled))
-    findings.push(...promptSecrets(project, fileSecrets))
+    findings.push(...(await promptSecrets(project, fileSecrets)))
   } else if (failure !== undefined) {
     const covered = findings.some(
       (f) =>
