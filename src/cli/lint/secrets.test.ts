@@ -38,6 +38,7 @@ describe('scanSecrets finds secrets without a fixed prefix', () => {
       'Ask the user for the password: never guess it.',
       'The password field is required; passwords are hashed.',
       'password=<your password>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, written as users write it
       'PASSWORD=${DB_PASSWORD}',
       'password: ********',
       'DATABASE_URL=postgres://user:password@localhost/db',
