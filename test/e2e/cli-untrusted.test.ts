@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { chmod, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { cli, env, fast, makeGitDir, sandbox, useSandbox, write } from './cli.test-helper.js'
 
 // The attacks of an untrusted repository on the command line, on real files
@@ -9,6 +9,8 @@ import { cli, env, fast, makeGitDir, sandbox, useSandbox, write } from './cli.te
 // command the repository's config names runs, nothing hangs.
 
 useSandbox()
+// Each test starts the CLI up to three times: room for a busy machine (a hang still fails, after this).
+vi.setConfig({ testTimeout: 120_000 })
 
 const SECRET = 'PRIVATE KEY 7f3a do not print'
 
