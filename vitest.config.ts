@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
 // the built package, which `npm test` builds first.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
     testTimeout: 30_000,
   },
 })

@@ -13,6 +13,7 @@
  */
 import { type Clock, useClock } from './measure.js'
 import { runRegistryBench } from './registry.js'
+import { runStoreBench } from './store.js'
 import { runTemplateBench } from './template.js'
 
 const quick = process.argv.includes('--quick')
@@ -29,6 +30,7 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const BENCHES: { name: string; run: (options: { quick: boolean }) => Promise<void> }[] = [
   { name: 'template', run: (options) => runTemplateBench(options) },
   { name: 'registry', run: (options) => runRegistryBench(options) },
+  { name: 'store', run: (options) => runStoreBench(options) },
 ]
 
 const started = performance.now()

@@ -9,6 +9,8 @@ import { registerExplain } from './commands/explain.js'
 import { registerInit } from './commands/init.js'
 import { registerInspect } from './commands/inspect.js'
 import { registerLint } from './commands/lint.js'
+import { registerServe } from './commands/serve.js'
+import { registerSessions } from './commands/sessions.js'
 import { registerShow } from './commands/show.js'
 import { registerVars } from './commands/vars.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
@@ -62,6 +64,8 @@ export function createProgram(ctx: CommandContext): Command {
   registerCheck(program, ctx)
   registerExplain(program, ctx)
   registerInit(program, ctx)
+  registerSessions(program, ctx)
+  registerServe(program, ctx)
   return program
 }
 

@@ -38,3 +38,21 @@ export {
 export { StoreConflictError, StoreError, type StoreErrorCode } from './store-errors.js'
 export { cl100k, estimate, o200k, resolveTokenizer } from './tokenizers.js'
 export type * from './types.js'
+export {
+  CACHE_TTL_MS,
+  classifyUsage,
+  explainColder,
+  HOT_SHARE,
+  isColder,
+  type NormalisedUsage,
+  normaliseUsage,
+  outcomeOf,
+  type PreviousCall,
+  type RecordUsageOptions,
+} from './usage.js'
+export {
+  type SectionPrefixUsage,
+  summariseUsage,
+  type UsageReport,
+  type UsageTotals,
+} from './usage-report.js'

@@ -1,6 +1,6 @@
 import { hashText } from './hash.js'
 import { StoreConflictError, StoreError } from './store-errors.js'
-import type { PromptStore, SessionRecord, SessionVersion, StoredTemplate } from './types.js'
+import type { PromptStore, SessionRecord, SessionVersion, StoredTemplate, UsageOutcome } from './types.js'
 
 export interface MemoryStoreOptions {
   /** Stamps `updatedAt` of templates; defaults to the system clock. */
@@ -25,6 +25,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
   const clock = options.clock ?? (() => new Date())
   const templates = new Map<string, StoredTemplate>()
   const sessions = new Map<string, SessionVersion[]>()
+  const usage = new Map<string, UsageOutcome[]>()
   let closed = false
 
   const ensureOpen = (operation: string): void => {
@@ -129,10 +130,31 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
       return structuredClone(sessions.get(id) ?? [])
     },
 
+    async recordUsage(id, outcome) {
+      ensureOpen('recordUsage')
+      if (!sessions.has(id)) {
+        throw new StoreError({
+          code: 'not-found',
+          operation: 'recordUsage',
+          subject: { kind: 'session', id },
+          detail: 'no such session; construct it before recording its usage',
+        })
+      }
+      const list = usage.get(id) ?? []
+      list.push(structuredClone(outcome))
+      usage.set(id, list)
+    },
+
+    async usage(id) {
+      ensureOpen('usage')
+      return structuredClone(usage.get(id) ?? [])
+    },
+
     async close() {
       closed = true
       templates.clear()
       sessions.clear()
+      usage.clear()
     },
   }
 }

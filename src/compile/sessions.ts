@@ -2,7 +2,15 @@ import { LruCache } from '../template/cache.js'
 import { diffCompiled } from './diff.js'
 import { memoryStore } from './memory-store.js'
 import { StoreConflictError, StoreError } from './store-errors.js'
-import type { CompiledPrompt, PromptDiff, PromptStore, SessionRecord, SessionVersion } from './types.js'
+import type {
+  CompiledPrompt,
+  PromptDiff,
+  PromptStore,
+  SessionRecord,
+  SessionVersion,
+  UsageOutcome,
+} from './types.js'
+import { explainColder, outcomeOf, type RecordUsageOptions } from './usage.js'
 
 /** The reason recorded on a session's first version. */
 export const CONSTRUCT_REASON = 'construct'
@@ -53,6 +61,14 @@ export interface SessionPrompts<Ctx> {
   get(id: string): Promise<CompiledPrompt | undefined>
   recompile(id: string, ctx: Ctx, reason: SessionReason): Promise<RecompileResult>
   history(id: string): Promise<SessionVersion[]>
+  /**
+   * Records one provider call's usage report (as the SDK returned it) against
+   * the version it sent, classified `hot`/`partial`/`cold`/`small`, with
+   * `why` when it was colder than the session's previous call (SPEC §8).
+   */
+  recordUsage(id: string, usage: unknown, options: RecordUsageOptions): Promise<UsageOutcome>
+  /** The session's recorded usage outcomes, oldest first. */
+  usage(id: string): Promise<UsageOutcome[]>
 }
 
 function deepFreeze<T>(value: T): T {
@@ -196,6 +212,69 @@ export function createSessionPrompts<Ctx>(options: SessionPromptsOptions<Ctx>): 
     }
   }
 
+  /** The version with `hash` (the current one by default), and the whole history when it had to be read. */
+  const versionFor = async (id: string, hash: string | undefined) => {
+    const current = await readCurrent(id)
+    if (current === undefined) {
+      throw new StoreError({
+        code: 'not-found',
+        operation: 'recordUsage',
+        subject: { kind: 'session', id },
+        detail: 'no such session; construct it before recording its usage',
+      })
+    }
+    if (hash === undefined || hash === current.hash) return current
+    const history = await call('history', id, () => store.history(id))
+    const used = [...history].reverse().find((v) => v.hash === hash)
+    if (used === undefined) {
+      throw new StoreError({
+        code: 'invalid',
+        operation: 'recordUsage',
+        subject: { kind: 'session', id },
+        detail: `no version of this session has hash ${hash}; pass the hash of a prompt the session sent`,
+      })
+    }
+    return used
+  }
+
+  const recordUsageLocked = async (
+    id: string,
+    usage: unknown,
+    usageOptions: RecordUsageOptions,
+  ): Promise<UsageOutcome> => {
+    const used = await versionFor(id, usageOptions.hash)
+    const outcome = outcomeOf(usage, used.compiled, {
+      version: used.version,
+      at: clock().toISOString(),
+      provider: usageOptions.provider,
+      model: usageOptions.model,
+    })
+    const earlier = await call('usage', id, () => store.usage(id))
+    const previous = earlier[earlier.length - 1]
+    if (previous !== undefined) {
+      const previousCompiled =
+        previous.version === used.version
+          ? used.compiled
+          : (await call('history', id, () => store.history(id))).find((v) => v.version === previous.version)
+              ?.compiled
+      const why =
+        previousCompiled === undefined
+          ? undefined
+          : explainColder(
+              { outcome: previous, compiled: previousCompiled },
+              {
+                outcome,
+                compiled: used.compiled,
+                reason: used.reason,
+                ...(usageOptions.ttl ? { ttl: usageOptions.ttl } : {}),
+              },
+            )
+      if (why !== undefined) outcome.why = why
+    }
+    await call('recordUsage', id, () => store.recordUsage(id, outcome))
+    return outcome
+  }
+
   return {
     construct(id, ctx) {
       const cached = cache.get(id)
@@ -211,8 +290,11 @@ export function createSessionPrompts<Ctx>(options: SessionPromptsOptions<Ctx>): 
       return started
     },
 
-    async get(id) {
-      return (cache.get(id) ?? (await readCurrent(id)))?.compiled
+    get(id) {
+      // The cached path makes no async frame: `get` runs once per turn.
+      const cached = cache.get(id)
+      if (cached !== undefined) return Promise.resolve(cached.compiled)
+      return readCurrent(id).then((current) => current?.compiled)
     },
 
     recompile(id, ctx, reason) {
@@ -221,6 +303,14 @@ export function createSessionPrompts<Ctx>(options: SessionPromptsOptions<Ctx>): 
 
     history(id) {
       return call('history', id, () => store.history(id))
+    },
+
+    recordUsage(id, usage, usageOptions) {
+      return serialise(id, () => recordUsageLocked(id, usage, usageOptions))
+    },
+
+    usage(id) {
+      return call('usage', id, () => store.usage(id))
     },
   }
 }

@@ -128,5 +128,38 @@ export interface PromptStore {
   /** Compare-and-set on the latest version's hash; a `StoreConflictError` when it moved. */
   appendVersion(id: string, version: SessionVersion, expectedHash: string): Promise<SessionRecord>
   history(id: string): Promise<SessionVersion[]>
+  /** Appends a classified usage report to the session; `not-found` when the session does not exist. */
+  recordUsage(id: string, outcome: UsageOutcome): Promise<void>
+  /** The session's usage outcomes in the order they were recorded; empty for an unknown session. */
+  usage(id: string): Promise<UsageOutcome[]>
   close?(): Promise<void>
+}
+
+/** A provider whose usage reports `recordUsage` reads. */
+export type UsageProvider = 'anthropic' | 'openai' | 'gemini'
+
+/**
+ * How much of a call's cacheable prefix the provider served from cache:
+ * `hot` at least 90 %, `partial` some, `cold` none with a prefix at or over
+ * the provider's minimum, `small` a prefix below that minimum.
+ */
+export type CacheOutcome = 'hot' | 'partial' | 'cold' | 'small'
+
+/** One provider call's usage report, normalised and classified (SPEC §8). */
+export interface UsageOutcome {
+  /** The session version the call sent. */
+  version: number
+  /** ISO 8601: when the outcome was recorded. */
+  at: string
+  provider: UsageProvider
+  model: string
+  /** Every input token of the call, cached ones included (Anthropic: input + cache read + cache creation). */
+  inputTokens: number
+  /** Input tokens read from the provider's cache. */
+  cachedTokens: number
+  /** Input tokens written to the cache (Anthropic `cache_creation_input_tokens`; 0 elsewhere). */
+  cacheWriteTokens: number
+  outcome: CacheOutcome
+  /** What made the call colder than the one before it, when it was. */
+  why?: string
 }

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { promptOf } from '../../src/compile/fixtures.test-helper.js'
 import { hashText } from '../../src/compile/hash.js'
 import { StoreConflictError, StoreError } from '../../src/compile/store-errors.js'
-import type { PromptStore, SessionVersion } from '../../src/compile/types.js'
+import type { PromptStore, SessionVersion, UsageOutcome } from '../../src/compile/types.js'
+import { type ChildOpen, runStoreChildren } from './store-processes.js'
 
 /** What the suite hands `makeStore`: the clock the store must stamp `updatedAt` with. */
 export interface StoreTestContext {
@@ -18,13 +19,37 @@ export interface PromptStoreConformanceOptions {
   openPeer?: (first: PromptStore) => Promise<PromptStore> | PromptStore
   /** Concurrent callers in the race tests; defaults to 24. */
   concurrency?: number
+  /**
+   * How OS processes open the storage `first` uses, for the multi-process
+   * cases; or why the driver cannot share storage across processes (those
+   * cases are then skipped, saying why).
+   */
+  processes: { open: (first: PromptStore) => ChildOpen } | { skip: string }
 }
+
+/** Children start under tsx on a busy 2-core machine: a deadline, not a speed claim. */
+const PROCESS_TIMEOUT_MS = 300_000
 
 /** The instant the suite's clock reads; stores must stamp `updatedAt` with it. */
 export const CONFORMANCE_NOW = new Date('2025-03-01T12:34:56.789Z')
 
 /** Text that trips naive encodings: multi-byte, astral, quotes, backslashes, special tokens. */
 const AWKWARD = 'Ünïcødé — 日本語 🧪 "quoted" \\ back\\slash\n\ttab <|endoftext|> {"json": true} \u2028 end'
+
+/** A usage outcome of version `version`, with distinct numbers per `n`. */
+export function outcomeFixture(version: number, n: number): UsageOutcome {
+  return {
+    version,
+    at: new Date(Date.UTC(2025, 0, 2, 0, 0, n)).toISOString(),
+    provider: n % 2 === 0 ? 'anthropic' : 'openai',
+    model: `model-${n}`,
+    inputTokens: 2000 + n,
+    cachedTokens: n,
+    cacheWriteTokens: n % 3,
+    outcome: n === 0 ? 'cold' : 'partial',
+    ...(n === 0 ? {} : { why: `reason ${n} ${AWKWARD}` }),
+  }
+}
 
 /** A session version whose prompt has one section per text (SPEC §5 shape). */
 export function versionFixture(version: number, texts: string[], reason = 'construct'): SessionVersion {
@@ -51,7 +76,7 @@ export function versionFixture(version: number, texts: string[], reason = 'const
 export function describePromptStoreConformance(
   name: string,
   makeStore: (context: StoreTestContext) => Promise<PromptStore> | PromptStore,
-  options: PromptStoreConformanceOptions = {},
+  options: PromptStoreConformanceOptions,
 ): void {
   const concurrency = options.concurrency ?? 24
   const open: PromptStore[] = []
@@ -319,6 +344,107 @@ export function describePromptStoreConformance(
         expect((await store.getSession('b'))?.versions).toBe(1)
         expect(await store.history('b')).toEqual([versionFixture(1, ['B'])])
       })
+    })
+
+    describe('usage', () => {
+      it('records outcomes and reads them back deep-equal, in order', async () => {
+        const store = await fresh()
+        await store.createSession('s', versionFixture(1, ['one']))
+        const outcomes = [0, 1, 2, 3].map((n) => outcomeFixture(1, n))
+        for (const outcome of outcomes) await store.recordUsage('s', outcome)
+        expect(await store.usage('s')).toEqual(outcomes)
+      })
+
+      it('reads an empty list for a session without usage or an unknown one', async () => {
+        const store = await fresh()
+        await store.createSession('s', versionFixture(1, ['one']))
+        expect(await store.usage('s')).toEqual([])
+        expect(await store.usage('nope')).toEqual([])
+      })
+
+      it('rejects usage of an unknown session with not-found and stores nothing', async () => {
+        const store = await fresh()
+        await expect(store.recordUsage('ghost', outcomeFixture(1, 1))).rejects.toMatchObject({
+          code: 'not-found',
+        })
+        expect(await store.usage('ghost')).toEqual([])
+      })
+
+      it('keeps usage of sessions apart', async () => {
+        const store = await fresh()
+        await store.createSession('a', versionFixture(1, ['A']))
+        await store.createSession('b', versionFixture(1, ['B']))
+        await store.recordUsage('a', outcomeFixture(1, 1))
+        expect(await store.usage('b')).toEqual([])
+        expect(await store.usage('a')).toHaveLength(1)
+      })
+
+      it('loses no outcome recorded concurrently from several handles', async () => {
+        const stores = await handles()
+        await stores[0]!.createSession('s', versionFixture(1, ['one']))
+        const outcomes = Array.from({ length: concurrency }, (_, n) => outcomeFixture(1, n))
+        await Promise.all(outcomes.map((o, i) => stores[i % stores.length]!.recordUsage('s', o)))
+        const read = await stores[0]!.usage('s')
+        const key = (o: UsageOutcome) => o.model
+        expect(read.map(key).sort()).toEqual(outcomes.map(key).sort())
+      })
+    })
+
+    describe('several OS processes', () => {
+      const spawnable = 'open' in options.processes ? options.processes : undefined
+      const skipped = 'skip' in options.processes ? options.processes.skip : undefined
+      const runs = spawnable === undefined ? it.skip : it
+      const suffix = skipped === undefined ? '' : ` (skipped: ${skipped})`
+
+      runs(
+        `construct the same session at once: exactly one version, every caller the same bytes${suffix}`,
+        async () => {
+          const store = await fresh()
+          const results = await runStoreChildren(spawnable!.open(store), 4, (index) => ({
+            task: 'construct',
+            id: 'shared',
+            index,
+          }))
+          const current = await store.getSession('shared')
+          expect(current?.versions).toBe(1)
+          expect(await store.history('shared')).toHaveLength(1)
+          for (const result of results) {
+            expect(result.hash).toBe(current!.current.hash)
+            expect(result.textHash).toBe(hashText(current!.current.compiled.text))
+          }
+        },
+        PROCESS_TIMEOUT_MS,
+      )
+
+      runs(
+        `race appends: no version lost or duplicated${suffix}`,
+        async () => {
+          const store = await fresh()
+          const base = versionFixture(1, ['base'])
+          await store.createSession('raced', base)
+          const perProcess = 8
+          const results = await runStoreChildren(spawnable!.open(store), 3, (index) => ({
+            task: 'append',
+            id: 'raced',
+            index,
+            count: perProcess,
+          }))
+          const history = await store.history('raced')
+          const appended = results.flatMap((r) => r.appended as string[])
+          expect(appended).toHaveLength(3 * perProcess)
+          expect(history.map((v) => v.version)).toEqual(
+            Array.from({ length: 1 + appended.length }, (_, i) => i + 1),
+          )
+          expect(
+            history
+              .slice(1)
+              .map((v) => v.hash)
+              .sort(),
+          ).toEqual([...appended].sort())
+          expect(new Set(appended).size).toBe(appended.length)
+        },
+        PROCESS_TIMEOUT_MS,
+      )
     })
 
     describe('isolation', () => {

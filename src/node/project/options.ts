@@ -1,5 +1,6 @@
 import type { CacheProvider, TokenizerName } from '../../compile/index.js'
 import type { Autonomy } from '../../presets/index.js'
+import type { Dialect } from '../../template/index.js'
 import type { InstructionMode } from '../instructions/index.js'
 
 /** The presets a project prompt can be built with instead of a template: the default template, or one of the preset builders of SPEC §7. */
@@ -24,6 +25,12 @@ export interface ProjectOptions {
   preset: PresetName | undefined
   /** A template file, absolute, an existing file. */
   template: string | undefined
+  /**
+   * Template text in fragment format, used instead of the project's
+   * `.sysprompt/template.md` (the server's preview of an edit); positions
+   * are reported in that file. `dialect` applies when the front matter names none.
+   */
+  templateText?: { text: string; dialect?: Dialect }
   tokenizer: TokenizerName
   provider: CacheProvider
   /** Whether the provider was chosen (the session preset words its cache advice for it only then). */

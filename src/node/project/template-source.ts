@@ -85,10 +85,24 @@ export async function readTemplateFile(
       errors: [{ file: path, line: 1, column: 1, code: 'unreadable', message: `${result.message}${todo}` }],
     }
   }
-  const text = result.text
+  return templateOfText(result.text, path)
+}
+
+/**
+ * Template text in fragment format as if read from `path` (positions are
+ * lines and columns of that file); `dialect` applies when the front matter
+ * names none.
+ */
+export function templateOfText(
+  text: string,
+  path: string,
+  dialect?: Dialect,
+): { template?: TemplateSource; errors: FragmentError[] } {
   const parsed = parseFragment(text, { file: path, relPath: basename(path), id: TEMPLATE_SECTION })
   if (parsed.fragment === undefined) return { errors: parsed.errors }
-  return { template: fromFragment(parsed.fragment, false), errors: [] }
+  const template = fromFragment(parsed.fragment, false)
+  if (dialect !== undefined && parsed.fragment.dialect === undefined) template.dialect = dialect
+  return { template, errors: [] }
 }
 
 /**
@@ -116,18 +130,28 @@ export function projectTemplatePath(root: string): string {
 }
 
 /**
- * The template to build from (SPEC §9): `--template FILE`; the default
- * template for `--preset default`; none for the other presets; else the
+ * The template to build from (SPEC §9): `--template FILE`; template text
+ * given by the caller (the server's preview of an edit, read as the
+ * project's `.sysprompt/template.md`); the default template for `--preset default`; none for the other presets; else the
  * project's `.sysprompt/template.md` when there is one; else the built-in
  * project template.
  */
 export async function chooseTemplate(
-  choice: { template: string | undefined; preset: PresetName | undefined; maxFileBytes: number },
+  choice: {
+    template: string | undefined
+    templateText?: { text: string; dialect?: Dialect }
+    preset: PresetName | undefined
+    maxFileBytes: number
+  },
   root: string,
   overrides: FragmentTable,
 ): Promise<{ template?: TemplateSource; errors: FragmentError[] }> {
   if (choice.template !== undefined)
     return readTemplateFile(choice.template, { root: null, maxBytes: choice.maxFileBytes })
+  if (choice.templateText !== undefined) {
+    const { text, dialect } = choice.templateText
+    return templateOfText(text, projectTemplatePath(root), dialect)
+  }
   if (choice.preset === 'default') return { template: builtinTemplate('default', overrides), errors: [] }
   if (choice.preset !== undefined) return { errors: [] }
   const own = projectTemplatePath(root)

@@ -1,0 +1,310 @@
+import { realpath } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { z } from '@hono/zod-openapi'
+import type { CompiledPrompt, PromptStore } from '../compile/index.js'
+import {
+  fragmentDirs,
+  INSTRUCTION_MODES,
+  type InstructionMode,
+  isInside,
+  loadFragments,
+} from '../node/index.js'
+import { ProjectError } from '../node/project/errors.js'
+import type { ProjectOptions } from '../node/project/options.js'
+import { buildProject, type ProjectPrompt } from '../node/project/project.js'
+import { builtinTemplate, projectTemplatePath, templateOfText } from '../node/project/template-source.js'
+import { AUTONOMY_LEVELS, type Autonomy, parseFragment } from '../presets/index.js'
+import { compileTemplate, type Diagnostic, type Dialect, isValidKey } from '../template/index.js'
+import { ApiError } from './errors.js'
+import type { PromptContext } from './schemas.js'
+import { contentHash, readTemplateFile, writeTemplateFile } from './template-file.js'
+
+/** A request's prompt context, validated by the schema. */
+export type Context = z.infer<typeof PromptContext>
+
+/** The template the server serves, as seed 000's SystemPromptTemplateResponse carries it. */
+export interface ServedTemplate {
+  template: string
+  dialect: Dialect
+  isDefault: boolean
+  hash: string
+  updatedAt: string | null
+}
+
+/** What the server builds prompts in. */
+export interface WorkspaceOptions {
+  /** The served project root, absolute and real. */
+  root: string
+  /** The environment the pipeline reads (user fragment directories). */
+  env: Record<string, string | undefined>
+  /** The environment variables `env:NAME` may read (the server's own choice, never a request's). */
+  envAllowlist: string[]
+  /** With a name, the template lives in the store under that workspace instead of `.sysprompt/template.md`. */
+  workspace?: string
+  store: PromptStore
+}
+
+/**
+ * The served workspace: turns request contexts into the pipeline's options
+ * (confined to the root), builds the prompt with the same `buildProject`
+ * the command line runs, and reads and writes the served template.
+ */
+export class Workspace {
+  constructor(readonly options: WorkspaceOptions) {}
+
+  get root(): string {
+    return this.options.root
+  }
+
+  /** The pipeline's options for `context`; a 400 for a value outside the root or not allowed. */
+  async projectOptions(
+    context: Context,
+    template?: { text: string; dialect?: Dialect },
+  ): Promise<ProjectOptions> {
+    const { root } = this.options
+    const cwd = await this.confined(context.cwd ?? '.', root, 'context.cwd')
+    const paths = (context.paths ?? []).map((p) => {
+      const path = resolve(cwd, p)
+      if (!isInside(root, path))
+        throw new ApiError(400, 'outside-root', `context.paths ${p} is outside the served root`)
+      return path
+    })
+    const mode = context.mode ?? 'sysprompt'
+    if (!(INSTRUCTION_MODES as readonly string[]).includes(mode)) {
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `context.mode ${mode} is not one of ${INSTRUCTION_MODES.join(', ')}`,
+      )
+    }
+    const autonomy = context.autonomy ?? 'suggest'
+    if (!(AUTONOMY_LEVELS as readonly string[]).includes(autonomy)) {
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `context.autonomy ${autonomy} is not one of ${AUTONOMY_LEVELS.join(', ')}`,
+      )
+    }
+    const set = new Map<string, string>()
+    for (const [key, value] of Object.entries(context.set ?? {})) {
+      if (!isValidKey(key))
+        throw new ApiError(400, 'invalid-request', `context.set ${key} is not a variable key`)
+      set.set(key, value)
+    }
+    const text = template ?? (await this.storedTemplateText())
+    return {
+      cwd,
+      root,
+      mode: mode as InstructionMode,
+      paths,
+      model: context.model,
+      preset: context.preset,
+      template: undefined,
+      ...(text === undefined ? {} : { templateText: text }),
+      tokenizer: context.tokenizer ?? 'o200k',
+      provider: context.provider ?? 'anthropic',
+      providerGiven: context.provider !== undefined,
+      autonomy: autonomy as Autonomy,
+      set,
+      env: this.options.envAllowlist,
+      tools: undefined,
+    }
+  }
+
+  /** Builds the prompt for `context` with the pipeline `sysprompt show` runs. */
+  async build(context: Context, template?: { text: string; dialect?: Dialect }): Promise<ProjectPrompt> {
+    const options = await this.projectOptions(context, template)
+    try {
+      return await buildProject(options, this.options.env)
+    } catch (error) {
+      if (error instanceof ProjectError)
+        throw new ApiError(error.usage ? 400 : 422, error.code, error.message)
+      throw error
+    }
+  }
+
+  /** The compiled prompt of `project`, or a 422 with the diagnostics of why there is none. */
+  compiled(project: ProjectPrompt): CompiledPrompt {
+    if (project.compiled !== undefined) return project.compiled
+    const failure = project.failure
+    const located: Diagnostic[] =
+      failure?.line === undefined
+        ? []
+        : [
+            {
+              code: failure.code as Diagnostic['code'],
+              message: failure.detail,
+              line: failure.line,
+              column: failure.column ?? 1,
+            },
+          ]
+    const seen = new Set(located.map((d) => `${d.line}:${d.column}:${d.code}`))
+    const rest = diagnosticsOf(project).filter((d) => !seen.has(`${d.line}:${d.column}:${d.code}`))
+    throw new ApiError(422, 'template-unusable', failure?.message ?? 'the prompt could not be built', [
+      ...located,
+      ...rest,
+    ])
+  }
+
+  /** The text saved for a template: the file's (front matter naming its dialect), or as given in workspace mode. */
+  savedText(text: string, dialect: Dialect): string {
+    return this.options.workspace === undefined ? fileText(text, dialect) : text
+  }
+
+  /** `text` read as the served template file, for its diagnostics. */
+  parse(text: string, dialect: Dialect): Pick<ProjectPrompt, 'template' | 'templateErrors'> {
+    const { template, errors } = templateOfText(text, projectTemplatePath(this.root), dialect)
+    return { ...(template === undefined ? {} : { template }), templateErrors: errors }
+  }
+
+  /** The template served: the store's in workspace mode, else `.sysprompt/template.md` or the built-in default. */
+  async template(): Promise<ServedTemplate> {
+    const { workspace, store } = this.options
+    if (workspace !== undefined) {
+      const stored = await store.getTemplate(workspace)
+      if (stored !== undefined) {
+        return {
+          template: stored.template,
+          dialect: stored.dialect,
+          isDefault: false,
+          hash: stored.hash,
+          updatedAt: stored.updatedAt,
+        }
+      }
+    } else {
+      const file = await readTemplateFile(this.root)
+      if (file.exists) {
+        return {
+          template: file.text,
+          dialect: dialectOf(file.text),
+          isDefault: false,
+          hash: file.hash,
+          updatedAt: file.updatedAt,
+        }
+      }
+    }
+    const { root, env } = this.options
+    const overrides = await loadFragments(fragmentDirs({ projectRoot: root, builtinDir: null, env }))
+    const builtin = builtinTemplate('project', overrides)
+    return {
+      template: builtin.body,
+      dialect: builtin.dialect,
+      isDefault: true,
+      hash: contentHash(builtin.body),
+      updatedAt: null,
+    }
+  }
+
+  /**
+   * Saves the template, compare-and-set on the current hash (the default's
+   * when none is saved): a stale `expectedHash` is a 409 carrying the
+   * current hash. The caller has checked that the template can be used.
+   */
+  async saveTemplate(
+    text: string,
+    dialect: Dialect,
+    expectedHash: string | null | undefined,
+  ): Promise<ServedTemplate> {
+    const current = await this.template()
+    if (expectedHash !== undefined && expectedHash !== null && expectedHash !== current.hash) {
+      throw new ApiError(
+        409,
+        'stale-hash',
+        'the template changed since it was read; reload it and apply the edit again',
+        {
+          currentHash: current.hash,
+        },
+      )
+    }
+    const { workspace, store } = this.options
+    if (workspace !== undefined) {
+      const stored = await store.setTemplate(
+        workspace,
+        { template: text, dialect },
+        current.isDefault ? null : current.hash,
+      )
+      return {
+        template: stored.template,
+        dialect: stored.dialect,
+        isDefault: false,
+        hash: stored.hash,
+        updatedAt: stored.updatedAt,
+      }
+    }
+    await writeTemplateFile(this.root, fileText(text, dialect))
+    return this.template()
+  }
+
+  /** The text a workspace-mode template is built from; `undefined` serves `.sysprompt/template.md` as `show` does. */
+  private async storedTemplateText(): Promise<{ text: string; dialect: Dialect } | undefined> {
+    const { workspace, store } = this.options
+    if (workspace === undefined) return undefined
+    const stored = await store.getTemplate(workspace)
+    return stored === undefined ? undefined : { text: stored.template, dialect: stored.dialect }
+  }
+
+  private async confined(value: string, root: string, what: string): Promise<string> {
+    const lexical = resolve(root, value)
+    if (!isInside(root, lexical))
+      throw new ApiError(400, 'outside-root', `${what} ${value} is outside the served root`)
+    const real = await realpath(lexical).catch(() => undefined)
+    if (real === undefined)
+      throw new ApiError(400, 'invalid-request', `${what} ${value} does not exist in the served root`)
+    if (!isInside(root, real))
+      throw new ApiError(400, 'outside-root', `${what} ${value} is outside the served root`)
+    return real
+  }
+}
+
+const HAS_FRONT_MATTER = /^---\r?\n/
+
+/** The dialect a template file's front matter names, if it names one. */
+function declaredDialect(text: string): Dialect | undefined {
+  return parseFragment(text, { file: 'template.md', id: 'template' }).fragment?.dialect
+}
+
+/** The dialect a template file is written in: its front matter's `dialect`, else `bracket`. */
+export function dialectOf(text: string): Dialect {
+  return declaredDialect(text) ?? 'bracket'
+}
+
+/**
+ * The file text for `text` saved as `dialect`. The file's front matter
+ * says its dialect (as `show` reads it), so a `mustache` template without
+ * front matter gets `---\ndialect: mustache\n---\n` in front; front matter
+ * that names another dialect, or none while `mustache` is asked, is a 422.
+ */
+export function fileText(text: string, dialect: Dialect): string {
+  const declared = declaredDialect(text)
+  if (declared === dialect || (declared === undefined && dialect === 'bracket')) return text
+  if (declared !== undefined || HAS_FRONT_MATTER.test(text)) {
+    throw new ApiError(
+      422,
+      'dialect-mismatch',
+      `the front matter must say \`dialect: ${dialect}\`; write it there`,
+    )
+  }
+  return `---\ndialect: ${dialect}\n---\n${text}`
+}
+
+/** Lenient diagnostics of the project's template (not built-in), as lines and columns of its file. */
+export function diagnosticsOf(project: Pick<ProjectPrompt, 'template' | 'templateErrors'>): Diagnostic[] {
+  const template = project.template
+  if (template === undefined || template.builtin) return []
+  const front = project.templateErrors.map((e) => ({
+    code: e.code as Diagnostic['code'],
+    message: e.message,
+    line: e.line,
+    column: e.column,
+  }))
+  const body = compileTemplate(template.body, { dialect: template.dialect, strict: false }).diagnostics
+  return [
+    ...front,
+    ...body.map((d) => ({
+      code: d.code,
+      message: d.message,
+      line: d.line + template.bodyLine - 1,
+      column: d.column,
+    })),
+  ]
+}
