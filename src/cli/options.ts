@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
 import { PRESETS, type PresetName, type ProjectOptions } from '../node/project/options.js'
+import { DEFAULT_MAX_FILE_BYTES } from '../node/project/read-file.js'
 import { AUTONOMY_LEVELS, type Autonomy } from '../presets/autonomy.js'
 import { isValidKey } from '../template/keys.js'
 import { countCacheFor } from './count-cache.js'
@@ -102,6 +103,15 @@ export function addPromptOptions(command: Command): Command {
     .option('--env <NAME>', 'allow env:NAME to read this environment variable (repeatable)', collect)
     .option('--tools <file>', 'a JSON file holding the tool schemas [{ name, description, parameters }]')
     .option(
+      '--max-file-bytes <n>',
+      `refuse template, lock and tools files larger than this (default: ${DEFAULT_MAX_FILE_BYTES}, 1 MiB)`,
+    )
+    .option(
+      '--allow-file <glob>',
+      'let file: and imports read a path on the deny-list (.git/, .env*, keys…), relative to the root (repeatable)',
+      collect,
+    )
+    .option(
       '--no-cache',
       "neither read nor write the token-count cache in the user's cache directory (SYSPROMPT_CACHE=off does the same)",
     )
@@ -196,6 +206,14 @@ export async function readPromptOptions(
       'pass a count like --base-tokens 12000',
     )
   }
+  const maxValue = str(raw.maxFileBytes)
+  const maxFileBytes = maxValue === undefined ? DEFAULT_MAX_FILE_BYTES : Number(maxValue)
+  if (!/^[1-9][0-9]*$/.test(maxValue ?? '1') || !Number.isSafeInteger(maxFileBytes)) {
+    throw new UsageError(
+      `--max-file-bytes ${maxValue}: not a positive whole number`,
+      'pass bytes, e.g. 2097152',
+    )
+  }
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
   const cache = raw.cache !== false
@@ -215,5 +233,7 @@ export async function readPromptOptions(
     ...(baseValue === undefined ? {} : { baseTokens: Number(baseValue) }),
     cache,
     ...(countCache === undefined ? {} : { countCache }),
+    maxFileBytes,
+    allowFiles: list(raw.allowFile),
   }
 }

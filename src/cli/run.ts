@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
 import { ProjectError } from '../node/project/errors.js'
+import { SafeWriteError } from '../node/safe-write.js'
 import type { CommandContext } from './command.js'
 import { flushCountCache } from './count-cache.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
@@ -193,6 +194,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     if (error instanceof UsageError || error instanceof CliError) return fail(error.message, error.exitCode)
     if (error instanceof ProjectError) return fail(error.message, error.usage ? EXIT.usage : EXIT.findings)
+    if (error instanceof SafeWriteError)
+      return fail(`${error.message}; fix that path and run the command again`, EXIT.findings)
+    const os = osErrorReason(error)
+    if (os !== undefined) return fail(os, EXIT.findings)
     const message = error instanceof Error ? error.message : String(error)
     if (io.env.SYSPROMPT_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) {
       io.stderr.write(`${error.stack}\n`)
@@ -202,4 +207,25 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       EXIT.findings,
     )
   }
+}
+
+/** Reasons for the OS errors a file operation can meet: a problem with the user's files, never a bug. */
+const OS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'a symbolic link loop',
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'a path component is not a directory',
+  EISDIR: 'is a directory',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'the file system is read-only',
+  EMFILE: 'too many open files',
+}
+
+/** `<path>: <reason>; <what to do>` for an OS error on a path, else `undefined`. */
+export function osErrorReason(error: unknown): string | undefined {
+  const e = error as NodeJS.ErrnoException | undefined
+  const reason = typeof e?.code === 'string' ? OS_REASONS[e.code] : undefined
+  if (reason === undefined || typeof e?.path !== 'string') return undefined
+  return `${e.path}: ${reason}; check that path (its permissions, links and free space) and run the command again`
 }

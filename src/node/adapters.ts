@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { constants } from 'node:fs'
-import { open, realpath, stat } from 'node:fs/promises'
+import { open, readlink, realpath, stat } from 'node:fs/promises'
 import { homedir, hostname, platform, release } from 'node:os'
 
 /** The clock. Injected so tests never read the real time. */
@@ -22,8 +22,14 @@ export interface FileSystemAdapter {
   /**
    * Reads at most `maxBytes` of a regular file. Must never block on a FIFO or
    * device: resolves `undefined` when the opened thing is not a regular file.
+   * `realPath` is where the opened descriptor really is (on Linux the target
+   * of `/proc/self/fd/N`), when the platform can tell: what confined reads
+   * check, so a path swapped between their check and this open is caught.
    */
-  readFile(path: string, maxBytes: number): Promise<{ bytes: Uint8Array; size: number } | undefined>
+  readFile(
+    path: string,
+    maxBytes: number,
+  ): Promise<{ bytes: Uint8Array; size: number; realPath?: string } | undefined>
 }
 
 export interface GitResult {
@@ -31,6 +37,10 @@ export interface GitResult {
   stdout: string
   /** Why it failed: `missing` (no git on PATH), `timeout`, or `error` (non-zero exit). */
   failure?: 'missing' | 'timeout' | 'error'
+  /** The exit code, when git exited. */
+  exitCode?: number
+  /** The first few KiB of what git wrote to stderr (why it failed), when it exited. */
+  stderr?: string
 }
 
 export interface GitAdapter {
@@ -67,6 +77,7 @@ const nodeFs: FileSystemAdapter = {
     try {
       const s = await handle.stat()
       if (!s.isFile()) return undefined
+      const realPath = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined)
       const length = Math.min(s.size, maxBytes)
       const bytes = new Uint8Array(length)
       let read = 0
@@ -75,7 +86,11 @@ const nodeFs: FileSystemAdapter = {
         if (bytesRead === 0) break
         read += bytesRead
       }
-      return { bytes: read === length ? bytes : bytes.subarray(0, read), size: s.size }
+      return {
+        bytes: read === length ? bytes : bytes.subarray(0, read),
+        size: s.size,
+        ...(realPath === undefined ? {} : { realPath }),
+      }
     } finally {
       await handle.close()
     }
@@ -98,6 +113,24 @@ export interface NodeGitOptions {
  * a git hook inherits them; git must still answer for the directory asked.
  */
 const REPOSITORY_ENV = [
+  // Commands and settings the environment could add; git must run none (SPEC §3).
+  'GIT_EXTERNAL_DIFF',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_PROXY_COMMAND',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_TRACE',
+  'GIT_TRACE2',
+  'GIT_TRACE2_EVENT',
+  'GIT_TRACE2_PERF',
+  'GIT_ATTR_SOURCE',
+  'GIT_CEILING_DIRECTORIES',
+  'GIT_DISCOVERY_ACROSS_FILESYSTEM',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_KEY_0',
+  'GIT_CONFIG_VALUE_0',
   'GIT_ALTERNATE_OBJECT_DIRECTORIES',
   'GIT_CONFIG',
   'GIT_CONFIG_PARAMETERS',
@@ -129,8 +162,48 @@ function gitEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     GCM_INTERACTIVE: 'never',
     GIT_OPTIONAL_LOCKS: '0',
     LC_ALL: 'C',
+    // No system or user config: only the repository's own config (whose
+    // commands the flags below disable) shapes what git reports.
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_SYSTEM: '/dev/null',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_NO_LAZY_FETCH: '1',
+    GIT_PROTOCOL_FROM_USER: '0',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    NO_COLOR: '1',
   }
 }
+
+/**
+ * Command-line settings (they win over every config file) that switch off
+ * each command a repository's configuration can name: the fsmonitor hook,
+ * hooks, the pager, external diff, ssh, credential helpers, askpass, and
+ * protocol access; plus colour off and no embedded bare repositories.
+ * Filter and diff drivers have names of the repository's choosing, so the
+ * git resolver disables those by name (`gitDriverOverrides`).
+ */
+export const GIT_SAFE_CONFIG: readonly string[] = [
+  'core.quotepath=off',
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'core.pager=cat',
+  'core.askPass=',
+  'core.sshCommand=',
+  'core.gitProxy=',
+  'core.untrackedCache=false',
+  'core.alternateRefsCommand=',
+  'credential.helper=',
+  'diff.external=',
+  'color.ui=false',
+  'color.status=false',
+  'pager.status=false',
+  'protocol.allow=never',
+  'safe.bareRepository=explicit',
+  'submodule.recurse=false',
+  'status.submoduleSummary=false',
+  'diff.ignoreSubmodules=all',
+]
 
 /**
  * The real git adapter (SPEC §3): runs git without a shell, stdin closed and
@@ -159,18 +232,31 @@ export function nodeGitAdapter(options: NodeGitOptions = {}): GitAdapter {
         }
         const timer = setTimeout(() => finish({ ok: false, stdout: '', failure: 'timeout' }, true), timeoutMs)
         try {
-          child = spawn(command, ['-c', 'core.quotepath=off', '--no-optional-locks', ...args], {
-            cwd,
-            env: gitEnv(options.env ?? process.env),
-            stdio: ['ignore', 'pipe', 'ignore'],
-            detached: process.platform !== 'win32',
-            windowsHide: true,
-          })
+          child = spawn(
+            command,
+            [
+              ...GIT_SAFE_CONFIG.flatMap((setting) => ['-c', setting]),
+              '--no-optional-locks',
+              '--no-pager',
+              ...args,
+            ],
+            {
+              cwd,
+              env: gitEnv(options.env ?? process.env),
+              stdio: ['ignore', 'pipe', 'pipe'],
+              detached: process.platform !== 'win32',
+              windowsHide: true,
+            },
+          )
         } catch {
           clearTimeout(timer)
           resolve({ ok: false, stdout: '', failure: 'missing' })
           return
         }
+        let stderr = ''
+        child.stderr?.on('data', (chunk: Buffer) => {
+          if (stderr.length < 4096) stderr += chunk.toString('utf8').slice(0, 4096 - stderr.length)
+        })
         child.stdout?.on('data', (chunk: Buffer) => {
           length += chunk.length
           if (length > maxOutput) return finish({ ok: false, stdout: '', failure: 'error' }, true)
@@ -181,8 +267,15 @@ export function nodeGitAdapter(options: NodeGitOptions = {}): GitAdapter {
           finish({ ok: false, stdout: '', failure: error.code === 'ENOENT' ? 'missing' : 'error' })
         })
         child.on('close', (code) => {
-          if (code === 0) finish({ ok: true, stdout: Buffer.concat(chunks).toString('utf8') })
-          else finish({ ok: false, stdout: '', failure: 'error' })
+          if (code === 0) finish({ ok: true, stdout: Buffer.concat(chunks).toString('utf8'), exitCode: 0 })
+          else
+            finish({
+              ok: false,
+              stdout: '',
+              failure: 'error',
+              ...(code === null ? {} : { exitCode: code }),
+              stderr,
+            })
         })
       })
     },

@@ -108,9 +108,14 @@ async function readFragment(root: string, relPath: string, fs: FileSystemAdapter
 const REFUSALS: Record<Extract<ReadOutcome, { ok: false }>['reason'], string> = {
   'outside-root': 'the file leads outside its fragment directory (a symlink?): copy it in instead',
   'invalid-path': 'the file name cannot be read: rename it',
-  missing: 'the file disappeared or cannot be read: check that it exists and is readable',
+  missing: 'the file disappeared or is a dangling link: check that it exists',
   'not-a-file': 'this is not a regular file: fragments must be plain Markdown files',
   binary: 'the file is binary: fragments must be UTF-8 text',
+  'permission-denied': 'permission denied: make the file readable',
+  'symlink-loop': 'the file is a symbolic link loop: replace it with the file itself',
+  'too-large': 'the file is too large: split it into smaller fragments',
+  denied: 'the file is on the deny-list of secret-bearing files: rename it',
+  unreadable: 'the file could not be read: check the disk and its permissions',
 }
 
 /** `*.md` paths below `root`, relative and `/`-separated, in code-unit order. */

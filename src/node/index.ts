@@ -14,6 +14,7 @@ export {
   type ClockAdapter,
   type FileStat,
   type FileSystemAdapter,
+  GIT_SAFE_CONFIG,
   type GitAdapter,
   type GitResult,
   type NodeGitOptions,
@@ -28,6 +29,7 @@ export {
   diskCountCache,
   userCacheDir,
 } from './count-cache.js'
+export { DEFAULT_DENY_LIST, type DenyList, denyList } from './deny-list.js'
 export {
   BUILTIN_FRAGMENT_DIR,
   type FragmentDirsOptions,
@@ -46,10 +48,22 @@ export { nodeHash } from './node-hash.js'
 export {
   DEFAULT_FILE_MAX_BYTES,
   DEFAULT_GIT_TIMEOUT_MS,
+  type GitDiagnostic,
   type NodeResolversOptions,
   nodeResolvers,
   ResolverOptionError,
 } from './node-resolvers.js'
 export { findProjectRoot, type ProjectRootOptions } from './project-root.js'
 export { explainRule, type RuleVerdict, type SelectRulesOptions, selectRules } from './rules.js'
-export { isInside, type ReadOptions, type ReadOutcome, readConfinedFile } from './safe-read.js'
+export {
+  type CheckedReadOptions,
+  formatBytes,
+  isInside,
+  type ReadFailure,
+  type ReadOptions,
+  type ReadOutcome,
+  readCheckedFile,
+  readConfinedFile,
+  readFailureText,
+} from './safe-read.js'
+export { type SafeWriteCode, SafeWriteError, type SafeWriteOptions, writeFileSafely } from './safe-write.js'

@@ -29,6 +29,9 @@ function countingGit(): GitAdapter & { calls: string[][] } {
     calls,
     async run(args) {
       calls.push(args)
+      // Where the repository is (the root itself), no drivers configured, then the answers.
+      if (args[0] === 'rev-parse') return { ok: true, stdout: `${root}\n${root}/.git\n${root}/.git\n` }
+      if (args[0] === 'config') return { ok: false, stdout: '', failure: 'error', exitCode: 1 }
       return { ok: true, stdout: args[0] === 'symbolic-ref' ? 'main\n' : '' }
     },
   }
@@ -127,7 +130,7 @@ describe('nodeResolvers', () => {
       compileTemplate('[git:branch]', { dialect: 'bracket' }).variables,
     )
     expect(values.get('git:branch')).toBe('main')
-    expect(git.calls.map((args) => args[0])).toEqual(['symbolic-ref'])
+    expect(git.calls.map((args) => args[0])).toEqual(['rev-parse', 'config', 'symbolic-ref'])
   })
 
   it('takes the working directory from the context, then the options, then the root', async () => {

@@ -1,13 +1,15 @@
 import { resolve } from 'node:path'
 import type { AssembleContext, VariableResolver } from '../registry/types.js'
 import { type Adapters, nodeAdapters } from './adapters.js'
+import { denyList } from './deny-list.js'
 import { envResolver } from './resolvers/env.js'
 import { fileResolver } from './resolvers/file.js'
-import { gitResolver } from './resolvers/git.js'
+import { type GitDiagnostic, gitResolver } from './resolvers/git.js'
 import { projectResolver } from './resolvers/project.js'
 import { promptResolver } from './resolvers/prompt.js'
 import { ResolverOptionError, systemResolver } from './resolvers/system.js'
 
+export type { GitDiagnostic }
 export { ResolverOptionError }
 
 export interface NodeResolversOptions {
@@ -23,6 +25,11 @@ export interface NodeResolversOptions {
   extraRoots?: string[]
   /** The only names `env:<NAME>` may read; defaults to none. */
   envAllowlist?: string[]
+  /**
+   * Globs (relative to the root) that `file:` may read although they are on
+   * the deny-list (`DEFAULT_DENY_LIST`: `.git/`, `.env*`, keys…).
+   */
+  allowFiles?: readonly string[]
   /** Bytes of a `file:` value kept before the truncation marker; defaults to 256 KiB. */
   fileMaxBytes?: number
   /** Per git command; defaults to 2000 ms. */
@@ -31,6 +38,8 @@ export interface NodeResolversOptions {
   timeZone?: string
   /** Replaces any of the real clock, file system, git and OS. */
   adapters?: Partial<Adapters>
+  /** Told why a value is absent when git failed, timed out, is missing or the repository was refused (`lint` and `inspect` show these). */
+  onDiagnostic?: (diagnostic: GitDiagnostic) => void
 }
 
 /** Default cap of a `file:` value (SPEC §3). */
@@ -61,12 +70,16 @@ export function nodeResolvers(options: NodeResolversOptions): VariableResolver[]
       git: adapters.git,
       timeoutMs: positive('gitTimeoutMs', options.gitTimeoutMs, DEFAULT_GIT_TIMEOUT_MS),
       cwdOf,
+      root,
+      realpath: (p) => adapters.fs.realpath(p),
+      ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
     }),
     fileResolver({
       fs: adapters.fs,
       roots: [root, ...(options.extraRoots ?? []).map((r) => resolve(root, r))],
       maxBytes: positive('fileMaxBytes', options.fileMaxBytes, DEFAULT_FILE_MAX_BYTES),
       cwdOf,
+      denyList: denyList(options.allowFiles),
     }),
     projectResolver({ fs: adapters.fs, os: adapters.os, root, cwdOf }),
     envResolver({ os: adapters.os, allowlist: options.envAllowlist ?? [] }),

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { constants } from 'node:fs'
-import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
-import { nodeAdapters, nodeHash, readConfinedFile } from '../node/index.js'
+import { lstat, mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { nodeAdapters, nodeHash, readConfinedFile, SafeWriteError, writeFileSafely } from '../node/index.js'
 import { projectTemplatePath } from '../node/project/template-source.js'
 
 /** Template files over this many bytes are not served (the request limit is 1 MiB as well). */
@@ -48,38 +46,25 @@ async function realDirectory(path: string): Promise<boolean> {
 }
 
 /**
- * Writes `.sysprompt/template.md` atomically without following a link: the
- * text goes to a fresh file created exclusively beside it (`O_EXCL |
- * O_NOFOLLOW`), is flushed, then renamed over the target (a rename replaces
- * a link itself, never what it points to). `.sysprompt/` must be a real
- * directory (created when missing), and so is the file's target when it
- * exists. Issue 9's shared safe-write path replaces this when it lands.
+ * Writes `.sysprompt/template.md` through the shared safe-write path
+ * (`writeFileSafely`): a fresh temporary file beside it, flushed, renamed
+ * over the target; never through a link. `.sysprompt/` must be a real
+ * directory (created when missing), and the target, when it exists, a
+ * regular file.
  */
 export async function writeTemplateFile(root: string, text: string): Promise<void> {
   const path = projectTemplatePath(root)
   const dir = dirname(path)
   if (!(await realDirectory(dir))) await mkdir(dir, { mode: 0o755 })
-  await realDirectory(dir)
-  const existing = await lstat(path).catch(() => undefined)
-  if (existing !== undefined && !existing.isFile()) {
-    throw new TemplateFileError('.sysprompt/template.md is not a regular file; remove it first')
-  }
-  const temp = join(dir, `.template.md.${randomBytes(6).toString('hex')}.tmp`)
-  const flags = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0)
-  const handle = await open(temp, flags, 0o644)
   try {
-    await handle.writeFile(text, 'utf8')
-    await handle.sync()
+    await writeFileSafely(path, text, { root })
   } catch (error) {
-    await handle.close()
-    await unlink(temp).catch(() => {})
-    throw error
-  }
-  await handle.close()
-  try {
-    await rename(temp, path)
-  } catch (error) {
-    await unlink(temp).catch(() => {})
-    throw error
+    if (!(error instanceof SafeWriteError)) throw error
+    throw new TemplateFileError(
+      error.code === 'target-is-link' || error.code === 'not-a-file'
+        ? '.sysprompt/template.md is not a regular file; remove it first'
+        : `.sysprompt/template.md was not written: ${error.message}`,
+      { cause: error },
+    )
   }
 }

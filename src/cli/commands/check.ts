@@ -1,4 +1,3 @@
-import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import {
@@ -11,8 +10,9 @@ import {
   parseLock,
   type TokenizerName,
 } from '../../compile/index.js'
-import { groupDigits } from '../../node/index.js'
+import { groupDigits, SafeWriteError, writeFileSafely } from '../../node/index.js'
 import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
+import { DEFAULT_MAX_FILE_BYTES, jsonErrorWithoutExcerpt, readCliFile } from '../../node/project/read-file.js'
 import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT } from '../errors.js'
@@ -30,19 +30,45 @@ import { requireCompiled } from '../require-compiled.js'
 /** The lock file's name, in the project root. */
 export const LOCK_FILE = 'sysprompt.lock'
 
-/** Reads and parses `sysprompt.lock`; a missing or broken lock is a `CliError` that says how to make one. */
-export async function readLock(root: string): Promise<PromptLock> {
+/**
+ * Reads and parses `sysprompt.lock` through the command line's one way in:
+ * a regular file inside the project (a link out of it, a FIFO or
+ * `/dev/zero` is refused at once, with its reason), at most `maxBytes`. A
+ * missing lock is `no-lock`; any other refusal or a broken lock is a
+ * `CliError` that says why, never echoing the file's bytes.
+ */
+export async function readLock(root: string, maxBytes: number): Promise<PromptLock> {
   const path = join(root, LOCK_FILE)
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch {
-    throw new CliError('no-lock', `no ${LOCK_FILE} in ${root}`, 'run `sysprompt check --update` to create it')
+  const read = await readCliFile({ path, root, maxBytes }, path)
+  if (!read.ok) {
+    if (read.reason === 'missing')
+      throw new CliError(
+        'no-lock',
+        `no ${LOCK_FILE} in ${root}`,
+        'run `sysprompt check --update` to create it',
+      )
+    throw new CliError(
+      `lock-${read.reason}`,
+      read.message,
+      read.reason === 'too-large'
+        ? 'raise --max-file-bytes, or regenerate it with `sysprompt check --update`'
+        : `replace it with a regular file: remove it and run \`sysprompt check --update\``,
+    )
   }
+  const text = read.text
   try {
     return parseLock(text)
   } catch (error) {
     if (!(error instanceof LockError)) throw error
+    if (error.code === 'invalid-json') {
+      // The parser's message quotes the start of the file: say where it breaks instead.
+      throw new CliError(
+        error.code,
+        `${path} is not valid JSON (${jsonErrorWithoutExcerpt(error.cause)})`,
+        'fix it or regenerate it with `sysprompt check --update`',
+        { cause: error },
+      )
+    }
     // The lock layer's message already says what to do (so no advice is added); it names the file by its bare name.
     const what = error.message.startsWith(LOCK_FILE)
       ? path + error.message.slice(LOCK_FILE.length)
@@ -76,7 +102,10 @@ export async function buildWithLock(
   note?: string
 }> {
   const root = await projectRoot(options.cwd, options.root)
-  const lock = required ? await readLock(root) : await readLock(root).catch(() => undefined)
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+  const lock = required
+    ? await readLock(root, maxBytes)
+    : await readLock(root, maxBytes).catch(() => undefined)
   // Writing a lock records this run's directory; checking one builds for the directory it records.
   const pinned = await lockOptions(options, root, required ? lock?.cwd : undefined)
   const project = await buildProject({ ...pinned.options, tokenizer: lockTokenizer(options, lock) }, env)
@@ -116,7 +145,19 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
       if (note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${note}\n`)
       if (update) {
         const compiled = requireCompiled(project)
-        await writeFile(lockPath, formatLock(createLock(compiled, project.sources, machine)))
+        await writeFileSafely(lockPath, formatLock(createLock(compiled, project.sources, machine))).catch(
+          (error: unknown) => {
+            if (!(error instanceof SafeWriteError)) throw error
+            throw new CliError(
+              `lock-${error.code}`,
+              `${LOCK_FILE} was not written: ${error.message}`,
+              error.code === 'target-is-link' || error.code === 'not-a-file'
+                ? `remove ${lockPath} and run \`sysprompt check --update\` again`
+                : 'fix the directory and run `sysprompt check --update` again',
+              { cause: error },
+            )
+          },
+        )
         const held = findMachineValues(compiled, machineValues(project.root, ctx.io.env, new Date()))
         for (const v of held) {
           print.warn(

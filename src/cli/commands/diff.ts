@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { prefixTokens } from '../../compile/diff.js'
 import {
@@ -11,6 +10,7 @@ import {
 import { fileChanges, lineRange, sectionFiles } from '../../compile/lock-files.js'
 import { groupDigits } from '../../node/index.js'
 import { cacheOptions } from '../../node/project/project.js'
+import { jsonErrorWithoutExcerpt, readCliFileOrThrow } from '../../node/project/read-file.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
 import {
@@ -43,15 +43,23 @@ function isCompiled(value: unknown): value is CompiledPrompt {
   )
 }
 
+/** A compiled prompt holds the whole prompt text and its sections: more room than the 1 MiB of a template. */
+const COMPILED_MAX_BYTES = 64 << 20
+
 async function readCompiled(shellCwd: string, name: string): Promise<CompiledPrompt> {
   const path = await existingFile(shellCwd, name, 'diff:')
+  const text = await readCliFileOrThrow(
+    { path, root: null, maxBytes: COMPILED_MAX_BYTES },
+    name,
+    'write it with `sysprompt show --format json > FILE`',
+  )
   let value: unknown
   try {
-    value = JSON.parse(await readFile(path, 'utf8'))
+    value = JSON.parse(text)
   } catch (cause) {
     throw new CliError(
       'invalid-compiled',
-      `${name} is not JSON (${(cause as Error).message})`,
+      `${name} is not JSON (${jsonErrorWithoutExcerpt(cause)})`,
       'write it with `sysprompt show --format json > FILE`',
       { cause },
     )

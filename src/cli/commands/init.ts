@@ -1,6 +1,7 @@
-import { lstat, mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { lstat, mkdir } from 'node:fs/promises'
+import { dirname, join, relative, sep } from 'node:path'
 import type { Command } from 'commander'
+import { SafeWriteError, writeFileSafely } from '../../node/index.js'
 import { shown } from '../../node/project/paths.js'
 import { projectRoot } from '../../node/project/root.js'
 import { builtinPresetFragments, PROJECT_TEMPLATE } from '../../presets/index.js'
@@ -66,6 +67,42 @@ async function exists(path: string): Promise<boolean> {
   return (await lstat(path).catch(() => undefined)) !== undefined
 }
 
+/** A write error's message with its path as people see it. */
+function shownError(error: SafeWriteError, cwd: string): string {
+  return error.message.startsWith(error.path)
+    ? shown(error.path, cwd) + error.message.slice(error.path.length)
+    : error.message
+}
+
+/**
+ * Creates the directories below `root` down to `dir`, one at a time and
+ * never through a link: a `.sysprompt` that is a link to elsewhere (or a
+ * file) is refused before anything is created beyond it.
+ */
+async function makeDirs(root: string, dir: string, cwd: string): Promise<void> {
+  const parts = relative(root, dir)
+    .split(sep)
+    .filter((p) => p !== '')
+  let at = root
+  for (const part of parts) {
+    at = join(at, part)
+    const found = await lstat(at).catch(() => undefined)
+    if (found === undefined) {
+      await mkdir(at).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error
+      })
+      continue
+    }
+    if (found.isSymbolicLink() || !found.isDirectory()) {
+      throw new CliError(
+        found.isSymbolicLink() ? 'init-parent-is-link' : 'init-parent-not-a-directory',
+        `${shown(at, cwd)} is ${found.isSymbolicLink() ? 'a symbolic link; init never writes through one' : 'not a directory'}`,
+        'replace it with a directory (or remove it) and run `sysprompt init` again',
+      )
+    }
+  }
+}
+
 /** `sysprompt init`: a starter `.sysprompt/` (template, a rule, a preset override) that `show` then uses. */
 export function registerInit(program: Command, ctx: CommandContext): void {
   program
@@ -100,13 +137,21 @@ export function registerInit(program: Command, ctx: CommandContext): void {
         }
       }
       for (const file of files) {
-        await mkdir(dirname(file.path), { recursive: true })
-        await writeFile(file.path, file.text, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error
+        await makeDirs(root, dirname(file.path), ctx.io.cwd)
+        await writeFileSafely(file.path, file.text, { root, exclusive: true }).catch((error: unknown) => {
+          if (!(error instanceof SafeWriteError)) throw error
+          if (error.code === 'exists') {
+            throw new CliError(
+              'exists',
+              `${shown(file.path, ctx.io.cwd)} appeared while init ran`,
+              'check it and run `sysprompt init` again',
+            )
+          }
           throw new CliError(
-            'exists',
-            `${shown(file.path, ctx.io.cwd)} appeared while init ran`,
-            'check it and run `sysprompt init` again',
+            `init-${error.code}`,
+            `${shown(file.path, ctx.io.cwd)} was not written: ${shownError(error, ctx.io.cwd)}`,
+            'fix that path (a link or special file where .sysprompt/ should be?) and run `sysprompt init` again',
+            { cause: error },
           )
         })
       }

@@ -210,6 +210,8 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
       warnings: plan.warnings,
     },
     warnings: compiled.warnings,
+    /** Why resolved values are absent (git failed, timed out or refused the repository). */
+    variableDiagnostics: project.resolverDiagnostics.map(({ code, message }) => ({ code, message })),
   }
 }
 

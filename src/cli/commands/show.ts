@@ -10,7 +10,7 @@ import { requireCompiled } from '../require-compiled.js'
 
 const FORMATS = ['text', 'json', 'anthropic', 'openai', 'gemini'] as const
 
-/** Warnings worth seeing while the prompt still builds: fragments that did not load, compile warnings. */
+/** Warnings worth seeing while the prompt still builds: fragments that did not load, compile warnings, why git values are absent. */
 export function buildWarnings(project: ProjectPrompt): string[] {
   const errors = [...project.rules.errors, ...project.overrides.errors]
   const seen = new Set<string>()
@@ -21,6 +21,7 @@ export function buildWarnings(project: ProjectPrompt): string[] {
     seen.add(line)
   }
   for (const w of project.compiled?.warnings ?? []) out.push(w.message)
+  for (const d of project.resolverDiagnostics) out.push(d.message)
   return out
 }
 

@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path'
-import { type InstructionFile, isInside, nodeAdapters, readConfinedFile } from '../../node/index.js'
+import { denyList, type InstructionFile, isInside, nodeAdapters, readConfinedFile } from '../../node/index.js'
 import type { ProjectPrompt } from '../../node/project/project.js'
 import { builtinPresetFragments } from '../../presets/index.js'
 import { compileTemplate } from '../../template/index.js'
@@ -52,9 +52,16 @@ export async function readIncludedFiles(project: ProjectPrompt): Promise<Include
     }
   }
   const fs = nodeAdapters().fs
+  // What the prompt could not include is not scanned either: `file:` keeps to the deny-list.
+  const deny = denyList(project.options.allowFiles ?? [])
   const read = await Promise.all(
     [...wanted].map(async ([path, { role, roots }]) => {
-      const outcome = await readConfinedFile(path, dirname(path), { roots, maxBytes: SCAN_BYTES, fs })
+      const outcome = await readConfinedFile(path, dirname(path), {
+        roots,
+        maxBytes: SCAN_BYTES,
+        fs,
+        ...(role === 'file-variable' ? { denyList: deny } : {}),
+      })
       return outcome.ok ? { path, role, text: outcome.text } : undefined
     }),
   )

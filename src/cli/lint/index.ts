@@ -1,10 +1,13 @@
 import type { ProjectPrompt } from '../../node/project/project.js'
 import { keyNamespace } from '../../template/index.js'
+import { tokenizeBracket } from '../../template/tokenize-bracket.js'
+import { tokenizeMustache } from '../../template/tokenize-mustache.js'
+import { fileVariableReasons } from './file-variables.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'
 import { lintLateBoundRules } from './late-bound.js'
 import { lintBudget, lintCache, lintCompileWarnings } from './prompt.js'
-import { scanSecrets } from './secrets.js'
+import { scanSecretsWithPreset } from './secrets.js'
 import { scanSpecialTokens } from './special-tokens.js'
 import { type KeyLookup, lintTemplate, type TemplateInput, unknownWhy } from './template.js'
 import { type Finding, locate } from './types.js'
@@ -48,10 +51,10 @@ function templates(project: ProjectPrompt): TemplateInput[] {
 }
 
 /** Secrets that reach the prompt through a variable value (`env:`, `--set`), not through a scanned file. */
-function promptSecrets(project: ProjectPrompt, known: ReadonlySet<string>): Finding[] {
+async function promptSecrets(project: ProjectPrompt, known: ReadonlySet<string>): Promise<Finding[]> {
   const compiled = project.compiled
   if (compiled === undefined) return []
-  return scanSecrets(compiled.text)
+  return (await scanSecretsWithPreset(compiled.text))
     .filter((hit) => !known.has(hit.secret))
     .map((hit) => {
       const section = compiled.sections.find((s) => hit.offset >= s.start && hit.offset < s.end)?.name
@@ -96,10 +99,17 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
   const files = await readIncludedFiles(project)
   const findings: Finding[] = [...lintFragmentErrors(project)]
   const lookup = keyLookup(project)
-  for (const input of templates(project)) findings.push(...lintTemplate(input, lookup))
+  const inputs = templates(project)
+  const fileKeys = inputs.flatMap((t) =>
+    (t.dialect === 'mustache' ? tokenizeMustache(t.body) : tokenizeBracket(t.body)).tags.map(
+      (tag) => tag.key,
+    ),
+  )
+  const absent = await fileVariableReasons(project, fileKeys)
+  for (const input of inputs) findings.push(...lintTemplate(input, lookup, absent))
   const fileSecrets = new Set<string>()
   for (const file of files) {
-    const secrets = scanSecrets(file.text)
+    const secrets = await scanSecretsWithPreset(file.text)
     for (const s of secrets) fileSecrets.add(s.secret)
     const hits = [
       ...scanUnicode(file.text),
@@ -110,12 +120,14 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
   }
   findings.push(...lintInstructions(project, files))
   findings.push(...lintLateBoundRules(project, files))
+  for (const d of project.resolverDiagnostics)
+    findings.push({ severity: 'warning', code: d.code, message: d.message })
   const { compiled, failure } = project
   if (compiled !== undefined) {
     findings.push(...lintBudget(compiled, options.maxTokens))
     findings.push(...lintCache(project, compiled))
     findings.push(...lintCompileWarnings(project, compiled))
-    findings.push(...promptSecrets(project, fileSecrets))
+    findings.push(...(await promptSecrets(project, fileSecrets)))
   } else if (failure !== undefined) {
     const covered = findings.some(
       (f) =>

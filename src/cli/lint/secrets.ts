@@ -1,3 +1,4 @@
+import { scanSecretValues } from './secret-assignments.js'
 import { isWordUnit, type TextHit } from './types.js'
 
 /** A key format: literal prefixes, then a run of `body` characters of a given length. */
@@ -124,9 +125,11 @@ function scanPrivateKeys(text: string, hits: SecretHit[]): void {
 }
 
 /**
- * Likely secrets in included text (SPEC §9): API keys (`sk-…`), GitHub
- * tokens (`ghp_…`, `github_pat_…`), AWS access key ids (`AKIA…`), Slack
- * tokens (`xoxb-…`, `xoxp-…`) and private key blocks. Each pattern is a
+ * Likely secrets in included text (SPEC §9), by our own patterns: API keys
+ * (`sk-…`), GitHub tokens (`ghp_…`, `github_pat_…`), AWS access key ids
+ * (`AKIA…`), Slack tokens (`xoxb-…`, `xoxp-…`), private key blocks, and
+ * (`secret-assignments.ts`) `password=…` and AWS secret access key
+ * assignments, passwords in URLs and JSON Web Tokens. Each pattern is a
  * literal prefix found with `indexOf`, then a run of key characters; the
  * scan resumes after each run, so it is linear in the text. A key must
  * start at a word boundary and, where real keys do, mix letters and digits
@@ -137,5 +140,72 @@ export function scanSecrets(text: string): SecretHit[] {
   const hits: SecretHit[] = []
   for (const pattern of PATTERNS) scanPattern(text, pattern, hits)
   scanPrivateKeys(text, hits)
-  return hits.sort((a, b) => a.offset - b.offset)
+  for (const value of scanSecretValues(text)) {
+    hits.push({
+      offset: value.start,
+      severity: 'error',
+      code: 'secret',
+      message: `likely secret: ${value.what} ${masked('', value.end - value.start)}; ${ROTATE}`,
+      secret: text.slice(value.start, value.end),
+    })
+  }
+  return dedupe(hits)
+}
+
+/** Hits sorted by offset, a hit inside an earlier one's span dropped (two rules finding one key). */
+function dedupe(hits: SecretHit[]): SecretHit[] {
+  hits.sort((a, b) => a.offset - b.offset || b.secret.length - a.secret.length)
+  const out: SecretHit[] = []
+  let reach = -1
+  for (const hit of hits) {
+    if (hit.offset < reach) continue
+    out.push(hit)
+    reach = hit.offset + hit.secret.length
+  }
+  return out
+}
+
+/** Secretlint's recommended preset, loaded on the first scan only (it is not needed to build a prompt). */
+let preset: Promise<(text: string) => Promise<SecretHit[]>> | undefined
+
+function loadPreset(): Promise<(text: string) => Promise<SecretHit[]>> {
+  preset ??= (async () => {
+    const [{ lintSource }, { creator }] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+    ])
+    const config = { rules: [{ id: creator.meta.id, rule: creator }] }
+    return async (text: string) => {
+      const result = await lintSource({
+        source: { filePath: 'included.txt', content: text, contentType: 'text' },
+        options: { config, maskSecrets: true, noPhysicFilePath: true },
+      })
+      return result.messages.map((m) => {
+        const [start, end] = m.range
+        const rule = m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')
+        const what = m.messageId === undefined ? rule : `${rule}: ${m.messageId}`
+        return {
+          offset: start,
+          severity: 'error' as const,
+          code: 'secret',
+          // Secretlint's own message quotes the value (masked); ours names the kind and the length only.
+          message: `likely secret (secretlint ${what}) ${masked('', end - start)}; ${ROTATE}`,
+          secret: text.slice(start, end),
+        }
+      })
+    }
+  })()
+  return preset
+}
+
+/**
+ * {@link scanSecrets} together with secretlint's recommended rule preset (a
+ * maintained rule set: cloud keys, tokens of many services, basic-auth
+ * URLs…), each secret reported once. Secretlint is imported on the first
+ * call only, so commands that never scan never load it.
+ */
+export async function scanSecretsWithPreset(text: string): Promise<SecretHit[]> {
+  const own = scanSecrets(text)
+  const lint = await loadPreset()
+  return dedupe([...own, ...(await lint(text))])
 }

@@ -23,9 +23,14 @@ export type KeyLookup = (key: string) => { known: true; stability: Stability } |
  * dialect, which renders them as text), keys nothing answers (errors: strict
  * mode throws, lenient mode silently renders them as nothing), and keys
  * whose values change between turns (warnings: they belong in the
- * environment message, not the cached system prompt).
+ * environment message, not the cached system prompt), and `file:` keys
+ * absent for a reason other than a missing file (`absent`: key → why).
  */
-export function lintTemplate(input: TemplateInput, lookup: KeyLookup): Finding[] {
+export function lintTemplate(
+  input: TemplateInput,
+  lookup: KeyLookup,
+  absent: ReadonlyMap<string, string> = new Map(),
+): Finding[] {
   const { file, body, bodyLine, dialect } = input
   const findings: Finding[] = []
   const template = compileTemplate(body, { dialect, strict: false })
@@ -46,6 +51,8 @@ export function lintTemplate(input: TemplateInput, lookup: KeyLookup): Finding[]
     const at = lines.at(tag.start)
     const where = { file, line: at.line + bodyLine - 1, column: at.column }
     const found = lookup(tag.key)
+    const why = absent.get(tag.key)
+    if (why !== undefined) findings.push({ severity: 'warning', code: 'file-absent', message: why, ...where })
     if (!found.known) {
       findings.push({
         severity: 'error',

@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { parse, relative, resolve, sep } from 'node:path'
 import { countTokens, resolveTokenizer } from '../../compile/tokenizers.js'
 import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
+import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
 import { findGitRoot } from './git-root.js'
 import type { OnDemandCandidate } from './on-demand.js'
@@ -39,6 +40,8 @@ export class DiscoveryContext {
   candidates: readonly string[] = []
   /** Files the mode found that the harness loads only when the agent works near them, in the order found. */
   readonly onDemand: OnDemandCandidate[] = []
+  /** Names imports never read (`.git/`, `.env`, keys…), less the `allowFiles` globs. */
+  readonly denyList: DenyList
 
   constructor(
     readonly mode: InstructionMode,
@@ -63,12 +66,15 @@ export class DiscoveryContext {
       preload: PreloadRequest
       /** Working paths, absolute. */
       paths: readonly string[]
+      allowFiles: readonly string[]
     },
     /** Counts tokens with the tokenizer asked for. */
     readonly count: (text: string) => number,
     /** The name of that tokenizer. */
     readonly tokenizerName: string,
-  ) {}
+  ) {
+    this.denyList = denyList(options.allowFiles)
+  }
 
   /** Records a decision, except that a duplicate or refused re-import never hides a file that was loaded. */
   decide(path: string, decision: Decision): void {
@@ -160,6 +166,7 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
       imports: options.imports ?? true,
       preload: options.preload ?? 'full',
       paths: (options.paths ?? []).map((path) => resolve(cwd, path)),
+      allowFiles: options.allowFiles ?? [],
     },
     ...tokenCounter(options),
   )

@@ -3,7 +3,7 @@ import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
 import { type ImportSpan, type Inlined, shiftSpans } from './import-spans.js'
 import { describe } from './plan.js'
-import { importFailure, type LoadedFile, loadFile } from './read.js'
+import { importFailure, isRefusal, type LoadedFile, type LoadRefusal, loadFile } from './read.js'
 import type { InstructionFile } from './types.js'
 
 /** Imports nest at most this deep: a top file's imports are depth 1, theirs depth 2, … */
@@ -104,20 +104,20 @@ async function inlineOne(
     context.skip(path, 'import-too-deep', `imported by ${from} deeper than ${MAX_IMPORT_DEPTH} levels`)
     return undefined
   }
-  const loaded = roots.some((root) => isInside(root, path))
-    ? await loadFile(context, path, roots)
-    : 'outside-root'
-  if (typeof loaded === 'string') {
+  const loaded: LoadedFile | LoadRefusal = roots.some((root) => isInside(root, path))
+    ? await loadFile(context, path, roots, context.denyList)
+    : { failure: 'outside-root', why: 'lies outside the project' }
+  if (isRefusal(loaded)) {
     const { code, what } = importFailure(loaded, roots)
     const fix =
-      loaded === 'outside-root'
+      loaded.failure === 'outside-root'
         ? 'it was not read. Move the file inside the project'
         : 'the @ line was left as written'
     context.report(code, `${from} imports ${shown}, which ${what}; ${fix}.`, path)
     context.skip(
       path,
-      loaded,
-      `imported by ${from}, but it ${what}${loaded === 'outside-root' ? ', so it was not read' : ''}`,
+      loaded.failure,
+      `imported by ${from}, but it ${what}${loaded.failure === 'outside-root' ? ', so it was not read' : ''}`,
     )
     return undefined
   }

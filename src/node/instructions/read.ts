@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { hashText } from '../../compile/hash.js'
-import { readConfinedFile } from '../safe-read.js'
+import type { DenyList } from '../deny-list.js'
+import { readConfinedFile, readFailureText } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
 
 /**
@@ -24,8 +25,19 @@ export interface LoadedFile {
   readTruncated: boolean
 }
 
-/** Why a file could not be loaded. */
-export type LoadFailure = 'outside-root' | 'missing' | 'unreadable'
+/** Why a file could not be loaded (a permission, a loop, a FIFO, a binary file are all `unreadable`, told apart by `why`). */
+export type LoadFailure = 'outside-root' | 'missing' | 'unreadable' | 'denied'
+
+/** A file that could not be loaded: the code, and `why` in words (`cannot be read: permission denied`). */
+export interface LoadRefusal {
+  failure: LoadFailure
+  why: string
+}
+
+/** Whether `loadFile` refused. */
+export function isRefusal(loaded: LoadedFile | LoadRefusal): loaded is LoadRefusal {
+  return 'failure' in loaded
+}
 
 /** Whether a regular file (or a link to one) is at `path`. */
 export async function isFile(context: DiscoveryContext, path: string): Promise<boolean> {
@@ -35,18 +47,27 @@ export async function isFile(context: DiscoveryContext, path: string): Promise<b
 
 /**
  * Reads an instruction file through `readConfinedFile`, the one place that
- * reads files a user names: its real path must stay inside `roots`.
+ * reads files a user names: its real path must stay inside `roots`. An
+ * import passes the deny-list (`.git/`, `.env`, keys…), which discovered
+ * instruction files, found by their own names, do not need.
  */
 export async function loadFile(
   context: DiscoveryContext,
   path: string,
   roots: readonly string[],
-): Promise<LoadedFile | LoadFailure> {
-  const outcome = await readConfinedFile(path, dirname(path), { roots, maxBytes: READ_LIMIT, fs: context.fs })
+  denyList?: DenyList,
+): Promise<LoadedFile | LoadRefusal> {
+  const outcome = await readConfinedFile(path, dirname(path), {
+    roots,
+    maxBytes: READ_LIMIT,
+    fs: context.fs,
+    ...(denyList === undefined ? {} : { denyList }),
+  })
   if (!outcome.ok) {
-    if (outcome.reason === 'outside-root') return 'outside-root'
-    if (outcome.reason === 'missing') return 'missing'
-    return 'unreadable'
+    const why = readFailureText(outcome, READ_LIMIT)
+    if (outcome.reason === 'outside-root' || outcome.reason === 'missing' || outcome.reason === 'denied')
+      return { failure: outcome.reason, why }
+    return { failure: 'unreadable', why }
   }
   if (outcome.truncated) {
     context.report(
@@ -75,35 +96,32 @@ export async function loadFound(
   roots: readonly string[],
 ): Promise<LoadedFile | undefined> {
   const loaded = await loadFile(context, path, roots)
-  if (typeof loaded !== 'string') return loaded
+  if (!isRefusal(loaded)) return loaded
   const shown = context.display(path)
-  if (loaded === 'outside-root') {
+  if (loaded.failure === 'outside-root') {
     context.report(
       'outside-root',
       `${shown} resolves outside ${roots.join(', ')} (a link pointing elsewhere); it was not read. Replace the link with the file itself.`,
       path,
     )
     context.skip(path, 'outside-root', `${shown} resolves outside ${roots.join(', ')}, so it was not read`)
-  } else if (loaded === 'missing') {
+  } else if (loaded.failure === 'missing') {
     context.skip(path, 'missing', `${shown} disappeared or is a dangling link`)
   } else {
-    context.report(
-      'unreadable',
-      `${shown} is not a readable text file (binary, or not a regular file); it was skipped.`,
-      path,
-    )
-    context.skip(path, 'unreadable', `${shown} is not a readable text file`)
+    context.report('unreadable', `${shown} ${loaded.why}; it was skipped.`, path)
+    context.skip(path, 'unreadable', `${shown} ${loaded.why}`)
   }
   return undefined
 }
 
 /** The diagnostic code and the words for an import that could not be loaded. */
 export function importFailure(
-  failure: LoadFailure,
+  refusal: LoadRefusal,
   roots: readonly string[],
-): { code: 'import-outside-root' | 'import-missing' | 'unreadable'; what: string } {
-  if (failure === 'outside-root')
+): { code: 'import-outside-root' | 'import-missing' | 'import-denied' | 'unreadable'; what: string } {
+  if (refusal.failure === 'outside-root')
     return { code: 'import-outside-root', what: `lies outside ${roots.join(', ')}` }
-  if (failure === 'missing') return { code: 'import-missing', what: 'does not exist' }
-  return { code: 'unreadable', what: 'is not a readable text file' }
+  if (refusal.failure === 'missing') return { code: 'import-missing', what: 'does not exist' }
+  if (refusal.failure === 'denied') return { code: 'import-denied', what: refusal.why }
+  return { code: 'unreadable', what: refusal.why }
 }

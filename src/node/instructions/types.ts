@@ -57,6 +57,14 @@ export interface DiscoverInstructionsOptions {
   maxBytes?: number
   /** Whether `@path` imports are followed in the modes that have them; default true. */
   imports?: boolean
+  /**
+   * Globs (relative to the root) taken back off the deny-list: imports never
+   * read `.git/`, `.hg/`, `.svn/`, `.env`, `.env.*` (but `.env.example`,
+   * `.env.sample`, `.env.template`), `*.pem`, `*.key`, `id_rsa*`,
+   * `id_ed25519*`, `id_ecdsa*`, `id_dsa*`, `.npmrc`, `.netrc`, `.pgpass`
+   * unless one of these matches.
+   */
+  allowFiles?: readonly string[]
   /** What to preload; default `full`. */
   preload?: PreloadRequest
   /**
@@ -106,6 +114,7 @@ export type InstructionDiagnosticCode =
   | 'import-outside-root'
   | 'import-outside-cwd'
   | 'import-missing'
+  | 'import-denied'
   | 'import-cycle'
   | 'import-too-deep'
   | 'on-demand-limit'
@@ -248,6 +257,7 @@ export type InstructionReasonCode =
   | 'outside-root'
   | 'outside-cwd'
   | 'unreadable'
+  | 'denied'
   | 'import-cycle'
   | 'import-too-deep'
   | 'on-demand'

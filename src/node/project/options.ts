@@ -46,4 +46,8 @@ export interface ProjectOptions {
   baseTokens?: number
   /** Where token counts persist between runs (the command line passes `diskCountCache`; none by default). */
   countCache?: TokenCountCache
+  /** Template, lock and tools files larger than this are refused; default 1 MiB (`DEFAULT_MAX_FILE_BYTES`). */
+  maxFileBytes?: number
+  /** Globs (relative to the root) taken back off the deny-list for `file:` and imports (`DEFAULT_DENY_LIST`). */
+  allowFiles?: string[]
 }

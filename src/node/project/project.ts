@@ -13,6 +13,7 @@ import { keyNamespace } from '../../template/index.js'
 import {
   discoverInstructions,
   fragmentDirs,
+  type GitDiagnostic,
   type InstructionDiscovery,
   type LoadedFragments,
   loadFragments,
@@ -21,6 +22,7 @@ import {
 import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
 import type { ProjectOptions } from './options.js'
 import { withIncludedFiles } from './provenance.js'
+import { DEFAULT_MAX_FILE_BYTES } from './read-file.js'
 import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { type JudgedRule, judgeRules, loadRules } from './rules.js'
@@ -49,6 +51,8 @@ export interface ProjectPrompt {
   origins: Map<string, SectionOrigin>
   /** Section name → source for the lock (paths relative to the root). */
   sources: Record<string, string>
+  /** Why resolved values are absent where that is worth telling (git failed, timed out, refused the repository); one per cause. */
+  resolverDiagnostics: GitDiagnostic[]
   assembly?: PromptAssembly
   compiled?: CompiledPrompt
   failure?: BuildFailure
@@ -81,14 +85,22 @@ export async function buildProject(
       mode: options.mode,
       paths: options.paths,
       tokenizer: options.tokenizer,
+      allowFiles: options.allowFiles ?? [],
     }),
   ])
-  const chosen = await chooseTemplate(options, root, overrides)
-  const tools = options.tools === undefined ? [] : await readToolsFile(options.tools)
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+  const allowFiles = options.allowFiles ?? []
+  const chosen = await chooseTemplate({ ...options, maxFileBytes }, root, overrides)
+  const tools = options.tools === undefined ? [] : await readToolsFile(options.tools, maxFileBytes)
+  const resolverDiagnostics: GitDiagnostic[] = []
   const resolvers = cliResolvers({
+    onDiagnostic: (d) => {
+      if (!resolverDiagnostics.some((seen) => seen.message === d.message)) resolverDiagnostics.push(d)
+    },
     root,
     cwd,
     envAllowlist: options.env,
+    allowFiles,
     pinned: new Map([...options.set].filter(([k]) => keyNamespace(k) !== undefined)),
     discovery,
   })
@@ -107,6 +119,7 @@ export async function buildProject(
     tools,
     origins: new Map(),
     sources: {},
+    resolverDiagnostics,
   }
   const { countCache } = options
   if (countCache !== undefined) project.countCache = countCache

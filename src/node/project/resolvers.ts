@@ -1,6 +1,6 @@
 import type { VariableInfo, VariableResolver } from '../../registry/index.js'
 import { keyNamespace } from '../../template/index.js'
-import { type InstructionDiscovery, nodeResolvers } from '../index.js'
+import { type GitDiagnostic, type InstructionDiscovery, nodeResolvers } from '../index.js'
 
 /** What {@link cliResolvers} needs from the command line. */
 export interface CliResolverOptions {
@@ -8,6 +8,10 @@ export interface CliResolverOptions {
   cwd: string
   /** `--env` names. */
   envAllowlist: string[]
+  /** `--allow-file` globs. */
+  allowFiles: readonly string[]
+  /** Told why a git value is absent (failure, timeout, refused repository). */
+  onDiagnostic?: (diagnostic: GitDiagnostic) => void
   /** `--set` values of namespaced keys. */
   pinned: ReadonlyMap<string, string>
   /** The instruction files found for this run (so `project:instructions` follows `--root` and `--mode`). */
@@ -21,7 +25,13 @@ export interface CliResolverOptions {
  * `--root` and `--mode`), and `--set` values pinned over everything.
  */
 export function cliResolvers(options: CliResolverOptions): VariableResolver[] {
-  const builtin = nodeResolvers({ root: options.root, cwd: options.cwd, envAllowlist: options.envAllowlist })
+  const builtin = nodeResolvers({
+    root: options.root,
+    cwd: options.cwd,
+    envAllowlist: options.envAllowlist,
+    allowFiles: options.allowFiles,
+    ...(options.onDiagnostic === undefined ? {} : { onDiagnostic: options.onDiagnostic }),
+  })
   const resolvers = builtin.map((r) => (r.namespace === 'project' ? projectResolver(r, options) : r))
   const byNamespace = new Map<string, Map<string, string>>()
   for (const [key, value] of options.pinned) {

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises'
+import { lstat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import {
   builtinPresetFragments,
@@ -10,6 +10,7 @@ import type { Stability } from '../../registry/index.js'
 import type { Dialect } from '../../template/index.js'
 import type { FragmentTable } from '../index.js'
 import type { PresetName } from './options.js'
+import { readCliFile } from './read-file.js'
 
 /**
  * The template a prompt is built from, with what is needed to point into
@@ -54,15 +55,37 @@ function fromFragment(fragment: Fragment, builtin: boolean): TemplateSource {
   }
 }
 
+/** How a template file is read: confined to `root` when the repository names it (`null` for `--template`), capped at `maxBytes`. */
+export interface TemplateRead {
+  root: string | null
+  maxBytes: number
+}
+
 /**
  * Reads a template file in fragment format (SPEC §9): optional YAML front
- * matter, then the body. Problems come back as data, each with the file's
- * own line and column.
+ * matter, then the body, through the command line's one way in (regular
+ * file, size cap, binary sniff, confinement for the project's own
+ * template). Problems come back as data, each with the file's own line and
+ * column; a file that cannot be read is an `unreadable` error at 1:1 saying
+ * why (and never what a link points at).
  */
 export async function readTemplateFile(
   path: string,
+  read: TemplateRead,
 ): Promise<{ template?: TemplateSource; errors: FragmentError[] }> {
-  return templateOfText(await readFile(path, 'utf8'), path)
+  const result = await readCliFile({ path, root: read.root, maxBytes: read.maxBytes }, 'the file')
+  if (!result.ok) {
+    const todo =
+      result.reason === 'too-large'
+        ? ' (raise --max-file-bytes if it is meant to be this big)'
+        : result.reason === 'outside-root'
+          ? '; replace the link with the file itself'
+          : ''
+    return {
+      errors: [{ file: path, line: 1, column: 1, code: 'unreadable', message: `${result.message}${todo}` }],
+    }
+  }
+  return templateOfText(result.text, path)
 }
 
 /**
@@ -118,11 +141,13 @@ export async function chooseTemplate(
     template: string | undefined
     templateText?: { text: string; dialect?: Dialect }
     preset: PresetName | undefined
+    maxFileBytes: number
   },
   root: string,
   overrides: FragmentTable,
 ): Promise<{ template?: TemplateSource; errors: FragmentError[] }> {
-  if (choice.template !== undefined) return readTemplateFile(choice.template)
+  if (choice.template !== undefined)
+    return readTemplateFile(choice.template, { root: null, maxBytes: choice.maxFileBytes })
   if (choice.templateText !== undefined) {
     const { text, dialect } = choice.templateText
     return templateOfText(text, projectTemplatePath(root), dialect)
@@ -130,6 +155,8 @@ export async function chooseTemplate(
   if (choice.preset === 'default') return { template: builtinTemplate('default', overrides), errors: [] }
   if (choice.preset !== undefined) return { errors: [] }
   const own = projectTemplatePath(root)
-  if ((await stat(own).catch(() => undefined))?.isFile() === true) return readTemplateFile(own)
+  // Anything at that name is the project's template: a link, FIFO or binary there is an error, not a fallback.
+  if ((await lstat(own).catch(() => undefined)) !== undefined)
+    return readTemplateFile(own, { root, maxBytes: choice.maxFileBytes })
   return { template: builtinTemplate('project', overrides), errors: [] }
 }

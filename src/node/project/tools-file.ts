@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import type { ToolSchema } from '../../registry/index.js'
 import { ProjectError } from './errors.js'
+import { jsonErrorWithoutExcerpt, readCliFileOrThrow } from './read-file.js'
 
 /**
  * Reads `--tools FILE`: a JSON array of tool schemas (`{ name, description?,
@@ -8,14 +8,20 @@ import { ProjectError } from './errors.js'
  * many harness configs use. Each entry is checked; a wrong one is an error
  * naming its index and field.
  */
-export async function readToolsFile(path: string): Promise<ToolSchema[]> {
+export async function readToolsFile(path: string, maxBytes: number): Promise<ToolSchema[]> {
+  // Named on the command line: it may live anywhere, with the type, size and binary checks.
+  const text = await readCliFileOrThrow(
+    { path, root: null, maxBytes },
+    `--tools ${path}`,
+    'pass a JSON file of tool schemas (raise --max-file-bytes for a larger one)',
+  )
   let value: unknown
   try {
-    value = JSON.parse(await readFile(path, 'utf8'))
+    value = JSON.parse(text)
   } catch (cause) {
     throw new ProjectError(
       'tools-file',
-      `${path} is not valid JSON (${(cause as Error).message})`,
+      `${path} is not valid JSON (${jsonErrorWithoutExcerpt(cause)})`,
       'fix the file',
       {
         cause,

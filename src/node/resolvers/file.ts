@@ -1,6 +1,7 @@
 import { utf8Length } from '../../compile/hash.js'
 import type { AssembleContext, VariableInfo, VariableResolver } from '../../registry/types.js'
 import type { FileSystemAdapter } from '../adapters.js'
+import type { DenyList } from '../deny-list.js'
 import { groupDigits } from '../instructions/budget.js'
 import { readConfinedFile } from '../safe-read.js'
 
@@ -12,13 +13,15 @@ export interface FileResolverOptions {
   maxBytes: number
   /** Relative paths are taken from here (the assembly's working directory). */
   cwdOf: (context: AssembleContext) => string
+  /** Names never read (`.git/`, `.env`, keys…): such a key is absent. */
+  denyList?: DenyList
 }
 
 const CATALOG: VariableInfo[] = [
   {
     key: 'file:<path>',
     description:
-      'The text of a file under the project root (relative to the working directory); absent when missing, outside the root, binary or not a regular file',
+      'The text of a file under the project root (relative to the working directory); absent when missing, outside the root, binary, not a regular file, or on the deny-list (.git/, .env*, keys)',
     example: 'file:AGENTS.md',
     stability: 'session',
     pattern: true,
@@ -41,6 +44,7 @@ export function fileResolver(options: FileResolverOptions): VariableResolver {
       roots: options.roots,
       maxBytes: options.maxBytes,
       fs: options.fs,
+      ...(options.denyList === undefined ? {} : { denyList: options.denyList }),
     })
     if (!outcome.ok) return null
     if (!outcome.truncated) return outcome.text

@@ -3,7 +3,7 @@ import { isInside } from '../../safe-read.js'
 import type { DiscoveryContext } from '../context.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
 import { type PlannedEntry, plannedEntry } from '../plan.js'
-import { importFailure, type LoadedFile, loadFile } from '../read.js'
+import { importFailure, isRefusal, type LoadedFile, loadFile } from '../read.js'
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 const REFERENCE = /(?:^|\s)@((?:[^\s\\]|\\ )+)/g
@@ -93,12 +93,12 @@ export async function claudeImports(
       )
       continue
     }
-    const loaded = await loadFile(context, path, [allowed])
-    if (typeof loaded === 'string') {
+    const loaded = await loadFile(context, path, [allowed], context.denyList)
+    if (isRefusal(loaded)) {
       const { code, what } = importFailure(loaded, [allowed])
-      const severity = loaded === 'missing' ? 'info' : 'warning'
+      const severity = loaded.failure === 'missing' ? 'info' : 'warning'
       context.report(code, `${from} imports ${shown}, which ${what}; it was skipped.`, path, severity)
-      context.skip(path, loaded, `imported by ${from}, but it ${what}`)
+      context.skip(path, loaded.failure, `imported by ${from}, but it ${what}`)
       continue
     }
     if (scope.seen.has(loaded.realPath)) {

@@ -5,7 +5,7 @@ import type { DiscoveryContext } from '../context.js'
 import { type ImportSpan, type Inlined, shiftSpans } from '../import-spans.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
 import { describe } from '../plan.js'
-import { type LoadedFile, loadFile } from '../read.js'
+import { isRefusal, type LoadedFile, loadFile } from '../read.js'
 import type { InstructionFile } from '../types.js'
 
 /** One `@path` reference as Gemini CLI finds it. */
@@ -120,21 +120,26 @@ export async function inlineGeminiImports(
       out += `<!-- File already processed: ${ref.path} -->`
       continue
     }
-    const loaded = await loadFile(context, full, [root])
-    if (typeof loaded === 'string') {
+    const refusal = await loadFile(context, full, [root], context.denyList)
+    if (isRefusal(refusal)) {
+      const loaded = refusal.failure
       const why =
         loaded === 'outside-root'
           ? 'Path traversal attempt'
           : loaded === 'missing'
             ? `ENOENT: no such file or directory, access '${full}'`
-            : 'not a readable text file'
+            : loaded === 'denied'
+              ? 'on the deny-list of secret-bearing files'
+              : 'not a readable text file'
       context.report(
         loaded === 'outside-root'
           ? 'import-outside-root'
           : loaded === 'missing'
             ? 'import-missing'
-            : 'unreadable',
-        `${from} imports ${ref.path}, which ${loaded === 'outside-root' ? 'resolves outside the root' : loaded === 'missing' ? 'does not exist' : 'is not readable text'}; Gemini CLI leaves an "Import failed" comment.`,
+            : loaded === 'denied'
+              ? 'import-denied'
+              : 'unreadable',
+        `${from} imports ${ref.path}, which ${loaded === 'outside-root' ? 'resolves outside the root' : loaded === 'missing' ? 'does not exist' : refusal.why}; Gemini CLI leaves an "Import failed" comment.`,
         full,
         'warning',
         site,
@@ -143,6 +148,7 @@ export async function inlineGeminiImports(
       out += `<!-- Import failed: ${ref.path} - ${why} -->`
       continue
     }
+    const loaded = refusal
     const nested = await inlineGeminiImports(context, loaded, root, depth + 1, new Set([...chain, full]))
     context.decide(full, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
     const imported = describe(loaded, nested.imports)
