@@ -9,6 +9,7 @@ import type { Io } from './output.js'
 
 function version(): string {
   try {
+    // Safe as a plain read: the package's own package.json, beside the built code; never a repository's file.
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version?: string
     }

@@ -57,6 +57,7 @@ async function regularFiles(dir: string, prefix: string, into: Map<string, PageF
     const type = TYPES[extname(entry.name)]
     // Dirent types come from lstat: a symbolic link is neither a file nor followed.
     if (!entry.isFile() || type === undefined) continue
+    // Safe as a plain read: the package's own built bundle, listed without following links; never a repository's file.
     const body = new Uint8Array(await readFile(join(dir, entry.name)))
     const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`
     into.set(`${prefix}${entry.name}`, { body, type, etag })
