@@ -77,6 +77,8 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
         mode: options.mode,
         paths: options.paths,
         file: path,
+        // explain reports reasons, not counts: an estimate keeps it from loading an encoding.
+        tokenizer: 'estimate',
       })
       const tone =
         explained.status === 'included' || explained.status === 'late-bound'

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os'
 import { parse, relative, resolve, sep } from 'node:path'
-import { countTokens, resolveTokenizer } from '../../compile/tokenizers.js'
+import { countTokens, resolveTokenizer, withCountCache } from '../../compile/tokenizers.js'
 import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
@@ -175,6 +175,6 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
 }
 
 function tokenCounter(options: DiscoverInstructionsOptions): [(text: string) => number, string] {
-  const tokenizer = resolveTokenizer(options.tokenizer)
+  const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), options.countCache)
   return [(text) => countTokens(tokenizer, text), tokenizer.name]
 }

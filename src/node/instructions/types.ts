@@ -1,4 +1,4 @@
-import type { Tokenizer, TokenizerName } from '../../compile/index.js'
+import type { TokenCountCache, Tokenizer, TokenizerName } from '../../compile/index.js'
 import type { FileSystemAdapter } from '../adapters.js'
 import type { InstructionSpan } from './render.js'
 
@@ -75,6 +75,8 @@ export interface DiscoverInstructionsOptions {
   paths?: readonly string[]
   /** Counts the tokens of on-demand files and harness views; default `o200k`. */
   tokenizer?: Tokenizer | TokenizerName
+  /** Where those counts persist between runs (the command line passes its disk cache), so a warm run loads no encoding. */
+  countCache?: TokenCountCache
   /**
    * Where walks towards the file-system root stop (inclusive), for tests and
    * sandboxes; defaults to the file-system root. The `.git` search stops here too.

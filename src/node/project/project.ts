@@ -86,6 +86,7 @@ export async function buildProject(
       paths: options.paths,
       tokenizer: options.tokenizer,
       allowFiles: options.allowFiles ?? [],
+      ...(options.countCache === undefined ? {} : { countCache: options.countCache }),
     }),
   ])
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
