@@ -71,7 +71,7 @@ describe.each(drivers)('sessions over %s', (_name, open) => {
 })
 
 if (pgUrl === undefined) {
-  describe.skip('sessions over postgresStore (skipped: SYSPROMPT_TEST_PG_URL is not set; `bash .ci/run` starts a server and sets it)', () => {
+  describe.skip('sessions over postgresStore (skipped because SYSPROMPT_TEST_PG_URL is not set; `bash .ci/run` starts a server and sets it)', () => {
     it('constructs, lists, recompiles, diffs and records usage', () => {})
   })
 }

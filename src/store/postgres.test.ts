@@ -16,7 +16,7 @@ if (url === undefined) {
       )
     })
   } else {
-    describe.skip('postgresStore (skipped: SYSPROMPT_TEST_PG_URL is not set; `bash .ci/run` starts a server and sets it)', () => {
+    describe.skip('postgresStore (skipped because SYSPROMPT_TEST_PG_URL is not set; `bash .ci/run` starts a server and sets it)', () => {
       it('runs the conformance suite', () => {})
     })
   }
