@@ -4,7 +4,7 @@ import { RegistryError } from './errors.js'
 import type { Layer } from './layer.js'
 import { restoreProtected } from './protect.js'
 import { keyStability } from './resolve-variables.js'
-import { attachSlots, slotsOf } from './section-slot.js'
+import { attachSlots, type SectionSlot, slotAt, slotsOf } from './section-slot.js'
 import { checkToolContribution } from './shapes.js'
 import { orderTools, TOOL_ORDER_REST } from './tool-order.js'
 import type {
@@ -44,20 +44,14 @@ function resolveSection(section: PromptSection, ctx: AssembleContext): Assembled
   return out
 }
 
-/** The namespaced keys a section's text references, remembered per registration while its text and dialect stay. */
-const keysBySlot = new WeakMap<object, { text: string; dialect: string; keys: readonly string[] }>()
-
-function namespacedKeys(
-  section: AssembledSection,
-  slots: ReadonlyMap<AssembledSection, object> | undefined,
-): readonly string[] {
-  const slot = slots?.get(section)
-  const memo = slot === undefined ? undefined : keysBySlot.get(slot)
+/** The namespaced keys a section's text references, remembered in its registration's slot while its text and dialect stay. */
+function namespacedKeys(section: AssembledSection, slot: SectionSlot | undefined): readonly string[] {
+  const memo = slot?.keys
   if (memo !== undefined && memo.text === section.text && memo.dialect === section.dialect) return memo.keys
   const keys = compileTemplate(section.text, { dialect: section.dialect, strict: false }).variables.filter(
     (key) => keyNamespace(key) !== undefined,
   )
-  if (slot !== undefined) keysBySlot.set(slot, { text: section.text, dialect: section.dialect, keys })
+  if (slot !== undefined) slot.keys = { text: section.text, dialect: section.dialect, keys }
   return keys
 }
 
@@ -100,8 +94,10 @@ async function resolveNamespaced(
 ): Promise<void> {
   const wanted = new Map<VariableResolver, string[]>()
   const slots = slotsOf(sections)
-  for (const section of sections) {
-    for (const key of namespacedKeys(section, slots)) {
+  for (let i = 0; i < sections.length; i++) {
+    const keys = namespacedKeys(sections[i]!, slotAt(slots, sections, i))
+    if (keys.length === 0) continue
+    for (const key of keys) {
       const resolver = resolvers.get(keyNamespace(key)!)
       if (resolver === undefined || Object.hasOwn(variables, key)) continue
       variables[key] = undefined
