@@ -8,7 +8,7 @@
 import { compile, createPromptRegistry, type PromptRegistry } from '../src/index.js'
 import { nodeHash } from '../src/node/index.js'
 import { heading, ratio, table, us, verdict, wrap } from './format.js'
-import { flat, gc } from './measure.js'
+import { currentClock, flat } from './measure.js'
 import { type BatchCase, interleaveBatches, spreadOf } from './rounds.js'
 
 const PARAGRAPH =
@@ -58,10 +58,14 @@ export async function runScaleBench({ quick }: { quick: boolean }): Promise<void
     ...sizes.tools.map((n) => ({ name: `${n} tools`, op: recompile(withTools(n)) })),
   ]
   // Calibration warms every case up first, which fills the memos: the curves are of unchanged recompiles.
+  const rounds = quick ? 7 : 31
+  const sampleMs = quick ? 15 : 30
   const { results, batches } = await interleaveBatches(cases, {
-    rounds: quick ? 5 : 21,
-    sampleMs: quick ? 20 : 60,
-    // settle: gc,
+    rounds,
+    sampleMs,
+    // No forced collection between batches: each case's garbage is part of its cost, and forced full
+    // collections age the code of the cases not running, so V8 drops and recompiles it mid-run.
+
   })
   const rows: string[][] = []
   for (const [kind, list] of Object.entries(sizes)) {
@@ -87,8 +91,8 @@ export async function runScaleBench({ quick }: { quick: boolean }): Promise<void
   )
   console.log(
     wrap(
-      `median of ${quick ? 5 : 21} interleaved rounds, each one batch per case (about ${quick ? 20 : 60} ms), ` +
-        'after a full garbage collection; ratios are of medians.',
+      `median of ${rounds} interleaved rounds, each one batch per case (about ${sampleMs} ms on the ` +
+        `${currentClock()} clock); ratios are of medians.`,
     ),
   )
   const ratioOf = (a: string, b: string) => results.get(a)!.median / results.get(b)!.median

@@ -119,6 +119,22 @@ async function resolveNamespaced(
 }
 
 /**
+ * The resolved sections sorted by order (stable), each with its registration
+ * (so it keeps its memo slot). Registrations usually come in order already:
+ * one pass finds that and skips the sort.
+ */
+function sortedByOrder(
+  registered: PromptSection[],
+  resolved: AssembledSection[],
+): { sections: AssembledSection[]; registrations: PromptSection[] } {
+  let sorted = true
+  for (let i = 1; i < resolved.length && sorted; i++) sorted = resolved[i - 1]!.order <= resolved[i]!.order
+  if (sorted) return { sections: resolved, registrations: registered }
+  const byOrder = resolved.map((_, i) => i).sort((a, b) => resolved[a]!.order - resolved[b]!.order)
+  return { sections: byOrder.map((i) => resolved[i]!), registrations: byOrder.map((i) => registered[i]!) }
+}
+
+/**
  * One assembly (SPEC §4): sections merged by name (a scoped one shadows the
  * global) and sorted by order, variables and resolved namespaced keys, tools
  * in canonical order; then the waterfall; then protections restored.
@@ -127,7 +143,10 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
   const { layers } = inputs
   const protectedSections = new Set<string>()
   const protectedTools = new Set<string>()
-  const sectionByName = new Map<string, PromptSection>()
+  // A scoped section takes the place of the global one it shadows; without scoped sections the
+  // global registrations are the list as they stand (no map rebuilt per assembly).
+  const shadowing = layers.some((layer, i) => i > 0 && layer.sections.size > 0)
+  const sectionByName = shadowing ? new Map<string, PromptSection>() : undefined
   const resolvers = new Map<string, VariableResolver>()
   const variables: Record<string, string | undefined> = {}
   const stability: Record<string, Stability> = {}
@@ -136,8 +155,7 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
       for (const name of p.sections ?? []) protectedSections.add(name)
       for (const name of p.tools ?? []) protectedTools.add(name)
     }
-    // A scoped section takes the place of the global one it shadows.
-    for (const [name, section] of layer.sections) sectionByName.set(name, section)
+    if (sectionByName !== undefined) for (const [name, section] of layer.sections) sectionByName.set(name, section)
     for (const [ns, resolver] of layer.resolvers) resolvers.set(ns, resolver)
   }
   for (const layer of layers) {
@@ -152,15 +170,12 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
       stability[name] = info.stability ?? 'session'
     }
   }
-  const registered = [...sectionByName.values()]
-  const resolved = registered.map((s) => resolveSection(s, ctx))
-  // Sorted as pairs, so each section keeps its registration's memo slot.
-  const byOrder = resolved.map((_, i) => i).sort((a, b) => resolved[a]!.order - resolved[b]!.order)
-  const sections = byOrder.map((i) => resolved[i]!)
-  attachSlots(
-    sections,
-    byOrder.map((i) => registered[i]!),
+  const registered = [...(sectionByName ?? layers[0]!.sections).values()]
+  const { sections, registrations } = sortedByOrder(
+    registered,
+    registered.map((s) => resolveSection(s, ctx)),
   )
+  attachSlots(sections, registrations)
   const tools = collectTools(layers, ctx, inputs.toolOrder)
   await resolveNamespaced(sections, resolvers, ctx, variables, stability)
 
