@@ -65,7 +65,6 @@ export async function runScaleBench({ quick }: { quick: boolean }): Promise<void
     sampleMs,
     // No forced collection between batches: each case's garbage is part of its cost, and forced full
     // collections age the code of the cases not running, so V8 drops and recompiles it mid-run.
-
   })
   const rows: string[][] = []
   for (const [kind, list] of Object.entries(sizes)) {
@@ -84,7 +83,13 @@ export async function runScaleBench({ quick }: { quick: boolean }): Promise<void
   }
   console.log(
     table(
-      ['recompile, nothing changed', 'µs/op', 'rounds min–max / median', 'calls/batch', '× the previous size'],
+      [
+        'recompile, nothing changed',
+        'µs/op',
+        'rounds min–max / median',
+        'calls/batch',
+        '× the previous size',
+      ],
       rows,
       ['l', 'r', 'r', 'r', 'r'],
     ),

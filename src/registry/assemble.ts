@@ -155,7 +155,8 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
       for (const name of p.sections ?? []) protectedSections.add(name)
       for (const name of p.tools ?? []) protectedTools.add(name)
     }
-    if (sectionByName !== undefined) for (const [name, section] of layer.sections) sectionByName.set(name, section)
+    if (sectionByName !== undefined)
+      for (const [name, section] of layer.sections) sectionByName.set(name, section)
     for (const [ns, resolver] of layer.resolvers) resolvers.set(ns, resolver)
   }
   for (const layer of layers) {
