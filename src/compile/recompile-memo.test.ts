@@ -5,8 +5,8 @@ import { createPromptRegistry } from '../registry/create-registry.js'
 import { renderSections } from '../registry/render-prompt.js'
 import { slotAt, slotsOf } from '../registry/section-slot.js'
 import type { PromptAssembly, PromptRegistry, ToolSchema } from '../registry/types.js'
+import { canonicalJson } from '../shared/hash.js'
 import { compile } from './compile.js'
-import { canonicalJson } from './hash.js'
 import { renderSection } from './section-memo.js'
 import { effectiveStability } from './stability.js'
 import type { CompiledPrompt, Tokenizer } from './types.js'
@@ -154,8 +154,8 @@ describe('recompile memos', () => {
 
     // Order: the same texts registered in reverse order.
     const reversed = createPromptRegistry({ identity: 'You are the memo harness.' })
-    state.values.forEach((v, i) => reversed.variable(`v${i}`, () => v))
-    state.texts.forEach((t, k) => reversed.section({ name: `s${k}`, order: 10 - k, text: t }))
+    for (const [i, v] of state.values.entries()) reversed.variable(`v${i}`, () => v)
+    for (const [k, t] of state.texts.entries()) reversed.section({ name: `s${k}`, order: 10 - k, text: t })
     const flipped = await reversed.assemble()
     expect(summary(compile(flipped, { tokenizer: words }))).toEqual(reference(flipped, words))
 
@@ -202,7 +202,12 @@ describe('recompile memos', () => {
     const bare = own({ type: 'object' })
     const first = compile(assembly([bare]), { tokenizer: words }).tools[0]!.hash
     // A polluted Object.prototype must not make `extra` look like an own key of a plain object either.
-    Object.defineProperty(Object.prototype, 'extra', { value: 1, enumerable: true, configurable: true, writable: true })
+    Object.defineProperty(Object.prototype, 'extra', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    })
     try {
       expect(compile(assembly([own({ type: 'object' })]), { tokenizer: words }).tools[0]!.hash).toBe(first)
       expect(compile(assembly([plain]), { tokenizer: words }).tools[0]!.hash).toBe(expected(plain))
