@@ -78,7 +78,9 @@ function collectTools(
         byName.delete(tool.name)
         byName.set(tool.name, { ...tool, parameters: cloneJson(tool.parameters) })
       }
-      for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
+      // Known names matter only to a configured toolOrder (a listed name no provider knows).
+      if (toolOrder !== undefined)
+        for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
     }
   }
   return orderTools([...byName.values()], toolOrder, known)
