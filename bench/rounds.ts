@@ -74,10 +74,11 @@ export interface BatchOptions {
   settle?: () => void
 }
 
-/** A case after calibration: how many calls of `op` make one batch. */
+/** A case after calibration. */
 export interface Calibrated {
   name: string
-  batch: number
+  /** Calls in the last batch. */
+  readonly batch: number
   /** One batch; the milliseconds per call. */
   run: () => Promise<number>
 }
@@ -96,7 +97,7 @@ async function runOps(op: BatchCase['op'], count: number): Promise<number> {
   return ms
 }
 
-/** Warms `c` up and sizes its batch so that one batch takes about `sampleMs`. */
+/** Warms `c` up and sizes the chunks its batches run in, so that one batch takes about `sampleMs`. */
 export async function calibrate(c: BatchCase, sampleMs: number, warmupMs = 300): Promise<Calibrated> {
   let n = 1
   const end = now() + warmupMs
@@ -109,8 +110,28 @@ export async function calibrate(c: BatchCase, sampleMs: number, warmupMs = 300):
   // The fastest of three short batches: a collection or a busy neighbour inflates one, rarely all three.
   let perCall = Number.POSITIVE_INFINITY
   for (let k = 0; k < 3; k++) perCall = Math.min(perCall, (await runOps(c.op, n)) / n)
-  const batch = Math.max(1, Math.round(sampleMs / Math.max(perCall, 1e-6)))
-  return { name: c.name, batch, run: async () => (await runOps(c.op, batch)) / batch }
+  // A batch runs chunks of calls until it has lasted `sampleMs` (the clock read once per chunk, a
+  // chunk about an eighth of the batch), so a calibration that a busy moment skewed cannot make the
+  // samples short.
+  const chunk = Math.max(1, Math.round(sampleMs / 8 / Math.max(perCall, 1e-6)))
+  let batch = 0
+  const run = async (): Promise<number> => {
+    let calls = 0
+    let ms = 0
+    do {
+      ms += await runOps(c.op, chunk)
+      calls += chunk
+    } while (ms < sampleMs)
+    batch = calls
+    return ms / calls
+  }
+  return {
+    name: c.name,
+    get batch() {
+      return batch
+    },
+    run,
+  }
 }
 
 /**

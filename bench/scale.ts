@@ -87,7 +87,7 @@ export async function runScaleBench({ quick }: { quick: boolean }): Promise<void
         'recompile, nothing changed',
         'µs/op',
         'rounds min–max / median',
-        'calls/batch',
+        'calls in last batch',
         '× the previous size',
       ],
       rows,
