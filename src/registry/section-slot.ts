@@ -8,7 +8,8 @@ import type { AssembledSection, PromptSection } from './types.js'
  * memo, whatever the number of sections, and nothing outgrows a bounded
  * global cache. Nothing is added to the section objects themselves (their
  * shape stays the plain one); an assembly records which slot each of its
- * sections came from, by index, beside its sections array. A sections array
+ * sections came from, by index, on its sections array (a non-enumerable
+ * symbol property, see RECORD). A sections array
  * a middleware replaced has no slots (memos then fall back to text caches),
  * an entry a middleware swapped in place is not its registration's, and
  * every memo kept in a slot still compares the text, so a rewritten section
@@ -29,7 +30,18 @@ export interface SectionSlots {
   slots: readonly SectionSlot[]
 }
 
-const attached = new WeakMap<readonly AssembledSection[], SectionSlots>()
+/**
+ * Where an assembly's sections array keeps its record: a non-enumerable
+ * symbol property of the array itself, not a WeakMap entry. A WeakMap entry
+ * of every assembly would keep its record (and through it every section of
+ * the assembly) alive across young-generation collections until a full one
+ * finds the key dead: each recompile's sections would be copied and promoted
+ * to the old generation, a cost that grows with the number of sections. On
+ * the array, the record dies with it.
+ */
+const RECORD: unique symbol = Symbol('sysprompt.sectionSlots')
+
+type WithRecord = { [RECORD]?: SectionSlots }
 
 /** The slot of a registration. */
 function slotFor(registration: PromptSection): SectionSlot {
@@ -48,7 +60,12 @@ export function attachSlots(
 ): void {
   const list: SectionSlot[] = new Array(registrations.length)
   for (let i = 0; i < registrations.length; i++) list[i] = slotFor(registrations[i]!)
-  attached.set(sections, { sections: sections.slice(), slots: list })
+  Object.defineProperty(sections, RECORD, {
+    value: { sections: sections.slice(), slots: list },
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  })
 }
 
 /**
@@ -57,7 +74,7 @@ export function attachSlots(
  * still that section (see {@link slotAt}).
  */
 export function slotsOf(sections: readonly AssembledSection[]): SectionSlots | undefined {
-  return attached.get(sections)
+  return (sections as WithRecord)[RECORD]
 }
 
 /** The slot of `sections[i]`, when it is still the section the registry put there. */
