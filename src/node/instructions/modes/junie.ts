@@ -23,7 +23,11 @@ export const junieMode: ModeRules = {
       const path = join(root, name)
       if (!(await isFile(context, path))) continue
       if (entries.length > 0) {
-        context.skip(path, 'name-lost', `Junie reads one guidelines file: ${context.display(entries[0]!.path)} won`)
+        context.skip(
+          path,
+          'name-lost',
+          `Junie reads one guidelines file: ${context.display(entries[0]!.path)} won`,
+        )
         continue
       }
       pushAll(entries, await alwaysFile(context, path, root))
