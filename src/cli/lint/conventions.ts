@@ -308,7 +308,8 @@ async function loadedTwice(loads: readonly HarnessLoad[], root: string): Promise
         severity: 'warning',
         code: 'loaded-twice',
         message: `${mode} loads ${rel(root, real) || real} twice, as ${[first, ...rest].join(' and ')} (a link to the same file), so its text reaches the model twice: remove one of them`,
-        file: group[1]!,
+        // The finding sits on the link, the file a user would remove.
+        file: group.find((p) => p !== real) ?? group[1]!,
         line: 1,
         column: 1,
       })
