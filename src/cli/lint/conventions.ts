@@ -186,12 +186,15 @@ async function trackedFiles(root: string): Promise<string[] | undefined> {
 /** Globs of rules that match no tracked file, checked once per rule and glob. */
 async function deadGlobs(loads: readonly HarnessLoad[], scope: Scope): Promise<Finding[]> {
   const tracked = await trackedFiles(scope.root)
-  if (tracked === undefined) return []
+  // Nothing tracked yet (a fresh repository): git cannot tell a dead glob from an early one.
+  if (tracked === undefined || tracked.length === 0) return []
   const seen = new Set<string>()
   const out: Finding[] = []
   for (const { discovery } of loads) {
     for (const file of discovery.onDemand) {
       if (file.trigger.kind !== 'matches' || seen.has(file.path)) continue
+      // An AGENTS.md in a subdirectory gets its glob from the tool (Windsurf's `<dir>/**`), not from its author.
+      if (INSTRUCTION_NAMES.some((name) => file.path.endsWith(`${sep}${name}`))) continue
       seen.add(file.path)
       const base = file.trigger.base
       const dead = file.trigger.globs.filter((glob) => {
