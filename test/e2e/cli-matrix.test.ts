@@ -78,6 +78,20 @@ describe('matrix', () => {
     expect(cursor!.rows[0]!.tokens.total).toBe(cursor!.rows[0]!.tokens.start + cursor!.rows[0]!.tokens.path)
   })
 
+  it("explain names a rule's activation in a convention mode", async () => {
+    const [ask, ts] = await Promise.all([
+      cli(['explain', '.cursor/rules/ask.mdc', '--mode', 'cursor'], { cwd: repo }),
+      cli(['explain', '.cursor/rules/ts.mdc', '--mode', 'cursor', '--path', 'src/app.ts', '--json'], {
+        cwd: repo,
+      }),
+    ])
+    expect(ask.code, ask.stderr).toBe(0)
+    expect(ask.stdout).toMatch(
+      /^\.cursor\/rules\/ask\.mdc: skipped: Cursor loads it only when the model asks for it .* \(activation: requested\)\n$/,
+    )
+    expect(json(ts)).toMatchObject({ status: 'late-bound', activation: 'glob' })
+  })
+
   it('refuses an unknown mode with one line naming the choices', async () => {
     const r = await cli(['matrix', '--modes', 'copilot,vim'], { cwd: repo })
     expect(r.code).toBe(2)
