@@ -14,6 +14,8 @@ const folder = FOLDERS[name]
 if (folder === undefined)
   throw new Error(`MUTATE_FOLDER=${name}: not one of ${Object.keys(FOLDERS).join(', ')}`)
 const out = `reports/mutation/${name}`
+// Read by vitest.mutation.config.ts in the test runner processes.
+process.env.MUTATION_TESTS = folder.tests
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -49,5 +51,7 @@ export default {
   cleanTempDir: 'always',
   concurrency: 1,
   timeoutMS: 20_000,
+  // The first run of the whole selection takes minutes on a busy machine.
+  dryRunTimeoutMinutes: 40,
   thresholds: { high: 95, low: 90, break: null },
 }
