@@ -76,6 +76,8 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
         root,
         mode: options.mode,
         paths: options.paths,
+        harnessConfig: options.harnessConfig ?? [],
+        env: ctx.io.env,
         file: path,
         // explain reports reasons, not counts: an estimate keeps it from loading an encoding.
         tokenizer: 'estimate',

@@ -180,7 +180,7 @@ function record(
     context.decide(entry.path, {
       status: 'truncated',
       code: 'truncated',
-      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(capBytes(plan.cap))}-byte cap (${rule})`,
+      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(capBytes(plan.cap))}-byte cap (${rule}${context.capSource === undefined ? '' : `; set by ${context.capSource}`})`,
     })
     context.report(
       silent ? 'silently-truncated' : 'truncated',
@@ -202,6 +202,6 @@ function record(
   context.decide(entry.path, {
     status: 'included',
     code: 'included',
-    reason: `loaded ${where}, file ${position} in load order`,
+    reason: `loaded ${where}, file ${position} in load order${entry.setBy === undefined ? '' : ` (decided by ${entry.setBy})`}`,
   })
 }

@@ -32,3 +32,9 @@ export type {
   PreloadClass,
   PreloadRequest,
 } from './types.js'
+export {
+  HARNESS_KEYS,
+  type HarnessKey,
+  type HarnessOverride,
+  parseHarnessOverride,
+} from './harness-config/keys.js'

@@ -82,6 +82,18 @@ export interface DiscoverInstructionsOptions {
    * sandboxes; defaults to the file-system root. The `.git` search stops here too.
    */
   fsRoot?: string
+  /**
+   * Settings of the mode's harness as `KEY=VALUE`, under the harness's own
+   * key names (`project_doc_max_bytes=65536`, `context.fileName=AGENTS.md`);
+   * they override what its configuration files say. An unknown key or a bad
+   * value throws a `TypeError` naming the keys the mode accepts (see
+   * `parseHarnessOverride` to check them first).
+   */
+  harnessConfig?: readonly string[]
+  /** Whether the harness's configuration files (home and project) are read; default true. */
+  harnessConfigFiles?: boolean
+  /** Environment variables the harness consults (`CODEX_HOME`); none by default, so a test never sees the caller's. */
+  env?: Readonly<Record<string, string | undefined>>
   /** File access; defaults to the real file system. */
   fs?: FileSystemAdapter
 }
@@ -120,6 +132,7 @@ export type InstructionDiagnosticCode =
   | 'import-cycle'
   | 'import-too-deep'
   | 'on-demand-limit'
+  | 'harness-config'
 
 /** Something a user can fix or should know about, as data. */
 export interface InstructionDiagnostic {

@@ -84,6 +84,8 @@ export async function buildProject(
       root,
       mode: options.mode,
       paths: options.paths,
+      harnessConfig: options.harnessConfig ?? [],
+      env,
       tokenizer: options.tokenizer,
       allowFiles: options.allowFiles ?? [],
       ...(options.countCache === undefined ? {} : { countCache: options.countCache }),

@@ -149,6 +149,8 @@ function gemini(
         role: 'user',
         text,
         files: project.map((e) => e.path),
+        // The flat import layout is not reproduced: imports stay inlined as in the tree layout.
+        exact: context.setting('context.importFormat')?.value !== 'flat',
       }),
     )
   }
@@ -163,16 +165,30 @@ function gemini(
 }
 
 /**
- * pi (`core/system-prompt.ts`): appended to the system prompt under
+ * pi (`core/system-prompt.ts`): `SYSTEM.md` in place of its base prompt and
+ * `APPEND_SYSTEM.md` after it, then the context files appended under
  * `# Project Context`, each file as `## <path>`, a blank line, its text as
  * read and a blank line.
  */
 function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
-  if (entries.length === 0) return []
+  const { replace, append } = context.promptFiles
   const files = entries.map((e) => `## ${e.path}\n\n${e.text}\n\n`).join('')
-  const text = `# Project Context\n\nProject-specific instructions and guidelines:\n\n${files}`
+  const project =
+    entries.length === 0
+      ? ''
+      : `# Project Context\n\nProject-specific instructions and guidelines:\n\n${files}`
+  // SYSTEM.md stands in for the base prompt; APPEND_SYSTEM.md follows it after a blank line, then the context files.
+  const own = [replace?.text, append?.text].filter((t) => t !== undefined)
+  const text = [...own, ...(project === '' ? [] : [project])].join('\n\n')
+  if (text.length === 0) return []
+  const paths = [replace?.path, append?.path].filter((p) => p !== undefined)
   return [
-    part(context, { placement: 'system-prompt', role: 'system', text, files: entries.map((e) => e.path) }),
+    part(context, {
+      placement: 'system-prompt',
+      role: 'system',
+      text,
+      files: [...paths, ...entries.map((e) => e.path)],
+    }),
   ]
 }
 
