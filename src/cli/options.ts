@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
 import { parseHarnessOverride } from '../node/instructions/harness-config/keys.js'
+import { parseModeSpec, resolveProfile } from '../node/instructions/modes/profiles.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
 import { PRESETS, type PresetName, type ProjectOptions } from '../node/project/options.js'
 import { DEFAULT_MAX_FILE_BYTES } from '../node/project/read-file.js'
@@ -30,6 +31,8 @@ export interface CommonOptions {
   /** Working paths (absolute, resolved against `cwd`) that select rules. */
   paths: string[]
   model: string | undefined
+  /** The version after `--mode X@`, checked against the mode's profiles. */
+  harnessVersion?: string
   /** `--harness-config KEY=VALUE` entries, checked against the mode's keys. */
   harnessConfig?: string[]
 }
@@ -59,9 +62,10 @@ export function addCommonOptions(command: Command): Command {
       'the project root (default: the nearest ancestor of --cwd, or --cwd itself, holding .sysprompt/ or .git)',
     )
     .addOption(
-      new Option('--mode <mode>', 'instruction-file discovery as this harness does it')
-        .choices(INSTRUCTION_MODES)
-        .default('sysprompt'),
+      new Option(
+        '--mode <mode>',
+        `instruction-file discovery as this harness does it: ${INSTRUCTION_MODES.join(', ')}; a harness version after @ picks its profile (claude@2.1.200; default: the newest observed)`,
+      ).default('sysprompt'),
     )
     .option(
       '--path <path>',
@@ -159,7 +163,18 @@ export async function readCommonOptions(raw: RawOptions, shellCwd: string): Prom
   const cwd = await existingDir(shellCwd, str(raw.cwd) ?? shellCwd, '--cwd')
   const rootValue = str(raw.root)
   const root = rootValue === undefined ? undefined : await existingDir(shellCwd, rootValue, '--root')
-  const mode = (str(raw.mode) ?? 'sysprompt') as InstructionMode
+  const spec = parseModeSpec(str(raw.mode) ?? 'sysprompt')
+  if (!(INSTRUCTION_MODES as readonly string[]).includes(spec.mode))
+    throw new UsageError(
+      `--mode ${str(raw.mode)}: not a mode`,
+      `pass one of ${INSTRUCTION_MODES.join(', ')}, optionally with a version (claude@2.1.200)`,
+    )
+  const mode = spec.mode as InstructionMode
+  try {
+    resolveProfile(mode, spec.version)
+  } catch (error) {
+    throw new UsageError(`--mode ${(error as Error).message}`, 'pass a version of a known profile, or none')
+  }
   const harnessConfig = list(raw.harnessConfig)
   for (const entry of harnessConfig) {
     const parsed = parseHarnessOverride(entry, mode)
@@ -175,6 +190,7 @@ export async function readCommonOptions(raw: RawOptions, shellCwd: string): Prom
     cwd,
     root,
     mode,
+    ...(spec.version === undefined ? {} : { harnessVersion: spec.version }),
     paths: list(raw.path).map((p) => resolve(cwd, p)),
     model: str(raw.model),
     harnessConfig,

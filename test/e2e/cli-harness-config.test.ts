@@ -137,3 +137,33 @@ describe('per harness', () => {
     )
   })
 })
+
+describe('--mode X@VERSION', () => {
+  it('picks the version profile; inspect and explain say which applied; a bad version is one line', async () => {
+    const repo = await makeGitDir('profiles')
+    await write(join(repo, 'AGENTS.md'), 'agents\n')
+    const [old, now, why, bad, newer] = await Promise.all([
+      cli(['inspect', '--json', '--mode', 'claude@2.1.200', ...fast], { cwd: repo }),
+      cli(['inspect', '--mode', 'claude', ...fast], { cwd: repo }),
+      cli(['explain', 'AGENTS.md', '--mode', 'claude@2.1.200'], { cwd: repo }),
+      cli(['show', '--mode', 'claude@2.1', ...fast], { cwd: repo }),
+      cli(['show', '--mode', 'opencode@99.0.0', ...fast], { cwd: repo }),
+    ])
+    expect(old.code).toBe(0)
+    expect(json(old).instructions.files).toEqual([])
+    expect(json(old).instructions.profile).toMatchObject({ version: '2.1.200', range: 'before 2.1.277' })
+    expect(now.stdout).toContain('profile: claude 2.1.332 (2.1.277 and later:')
+    expect(now.stdout).toContain('AGENTS.md')
+    expect(why.stdout).toContain(
+      'AGENTS.md: skipped: Claude Code never reads AGENTS.md in the Claude Code 2.1.200 profile',
+    )
+    expect(why.stdout).toContain('profile: claude 2.1.200 (before 2.1.277')
+    for (const r of [bad, newer]) {
+      expect(r.code).toBe(2)
+      oneErrorLine(r)
+    }
+    expect(bad.stderr).toContain('not a version')
+    expect(bad.stderr).toContain('claude: before 2.1.277, 2.1.277 and later (newest observed 2.1.332)')
+    expect(newer.stderr).toContain('newer than the newest observed opencode (1.18.33)')
+  })
+})

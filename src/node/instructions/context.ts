@@ -7,10 +7,12 @@ import { isInside } from '../safe-read.js'
 import { findGitRoot } from './git-root.js'
 import { type HarnessOverride, parseHarnessOverride } from './harness-config/keys.js'
 import { type HarnessSettings, loadHarnessSettings, type Setting } from './harness-config/load.js'
+import { resolveProfile } from './modes/profiles.js'
 import type { OnDemandCandidate } from './on-demand.js'
 import type {
   DiagnosticSite,
   DiscoverInstructionsOptions,
+  HarnessProfileInfo,
   InstructionDiagnostic,
   InstructionDiagnosticCode,
   InstructionExplanation,
@@ -57,6 +59,8 @@ export class DiscoveryContext {
    * and `APPEND_SYSTEM.md`), as the harness sends them.
    */
   readonly promptFiles: { replace?: PromptFile; append?: PromptFile } = {}
+  /** The version profile of the harness (null in `sysprompt` mode). */
+  profile: HarnessProfileInfo | null = null
   /** What set the byte cap when a harness setting did (Codex's `project_doc_max_bytes`), in words. */
   capSource: string | undefined
 
@@ -193,6 +197,7 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
     ...tokenCounter(options),
   )
   context.diagnostics.push(...diagnostics)
+  context.profile = resolveProfile(context.mode, options.harnessVersion)
   context.settings = await loadHarnessSettings(
     context,
     overridesOf(context.mode, options.harnessConfig ?? []),

@@ -106,6 +106,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     onDemand,
     lateBound,
     harness: harnessView(context, preload === 'none' ? [] : viewed, lateBound, text),
+    profile: context.profile,
   }
 }
 

@@ -90,6 +90,13 @@ export interface DiscoverInstructionsOptions {
    * `parseHarnessOverride` to check them first).
    */
   harnessConfig?: readonly string[]
+  /**
+   * The version of the mode's harness to reproduce (`2.1.200`); default the
+   * newest observed. Where a harness changed behaviour, its version profile
+   * decides (see `modes/profiles.ts`); a malformed or unobserved version throws
+   * a `TypeError` listing the known profiles.
+   */
+  harnessVersion?: string
   /** Whether the harness's configuration files (home and project) are read; default true. */
   harnessConfigFiles?: boolean
   /** Environment variables the harness consults (`CODEX_HOME`); none by default, so a test never sees the caller's. */
@@ -235,6 +242,20 @@ export interface HarnessView {
   parts: HarnessPart[]
 }
 
+/** The version profile a harness mode ran with (SPEC §6 version profiles). */
+export interface HarnessProfileInfo {
+  mode: InstructionMode
+  /** The version asked for, or the newest observed. */
+  version: string
+  /** The profile's range, in words (`before 2.1.277`, `2.1.277 and later`). */
+  range: string
+  /** What differs in that range. */
+  changes: string
+  /** Where the behaviour was observed. */
+  observed: string
+  behaviour: { agentsMd: boolean; lazyAgentsMd: boolean }
+}
+
 /** What `discoverInstructions` returns. */
 export interface InstructionDiscovery {
   /** Loaded files in load order (`claude` mode: each import is an entry right after its importer). */
@@ -251,6 +272,8 @@ export interface InstructionDiscovery {
   lateBound: LateBoundFile[]
   /** The text and placement that the mode's harness itself sends for these files. */
   harness: HarnessView
+  /** The version profile that applied (null in `sysprompt` mode). */
+  profile: HarnessProfileInfo | null
 }
 
 /** Why a file was or was not loaded (stable codes, for tools and tests). */
@@ -287,4 +310,6 @@ export interface InstructionExplanation {
   code: InstructionReasonCode
   /** One sentence a user can act on. */
   reason: string
+  /** The version profile that applied, in words (`claude 2.1.200 (before 2.1.277: …)`); absent in `sysprompt` mode. */
+  profile?: string
 }

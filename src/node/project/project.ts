@@ -49,6 +49,7 @@ export async function buildProject(
       mode: options.mode,
       paths: options.paths,
       harnessConfig: options.harnessConfig ?? [],
+      ...(options.harnessVersion === undefined ? {} : { harnessVersion: options.harnessVersion }),
       env,
       tokenizer: options.tokenizer,
       allowFiles: options.allowFiles ?? [],

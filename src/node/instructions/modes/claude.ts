@@ -93,7 +93,9 @@ export const claudeMode: ModeRules = {
           agents,
           'fallback-unused',
           choice.value === 'claude-md'
-            ? `Claude Code does not read AGENTS.md with instructionFiles claude-md (${choice.source})`
+            ? choice.source.startsWith('the Claude Code')
+              ? `Claude Code never reads AGENTS.md in ${choice.source}`
+              : `Claude Code does not read AGENTS.md with instructionFiles claude-md (${choice.source})`
             : 'Claude Code reads AGENTS.md only when no CLAUDE.md exists from the working directory upward',
         )
       for (const path of candidates) {
@@ -112,6 +114,17 @@ export const claudeMode: ModeRules = {
 /** Claude Code's `instructionFiles` in effect, with what set it. */
 function instructionFiles(context: DiscoveryContext): { value: string; source: string } {
   const set = context.setting('instructionFiles')
+  const profile = context.profile
+  if (profile !== null && !profile.behaviour.agentsMd) {
+    if (set !== undefined)
+      context.report(
+        'harness-config',
+        `${set.source} has no effect in Claude Code ${profile.version} (${profile.range}: ${profile.changes}).`,
+        undefined,
+        'info',
+      )
+    return { value: 'claude-md', source: `the Claude Code ${profile.version} profile, ${profile.range}` }
+  }
   return set === undefined
     ? { value: 'claude-md-or-agents-md', source: 'the default' }
     : { value: set.value as string, source: set.source }

@@ -78,7 +78,9 @@ export const opencodeMode: ModeRules = {
       }
     }
     entries.push(...(await configInstructions(context, new Set(entries.map((e) => e.path)), SKIP_EMPTY)))
-    await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true })
+    // Lazy loading below cwd exists only from the version its profile names.
+    if (context.profile?.behaviour.lazyAgentsMd !== false)
+      await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true })
     return { entries, cap: optionalCap(context) }
   },
 }
