@@ -76,12 +76,14 @@ function codex(context: DiscoveryContext, entries: readonly ViewEntry[]): Harnes
  * Claude Code 2.1.332 (recorded): one text block of the first user
  * message, a `<system-reminder>` holding its preamble (marked, not copied)
  * and every file as `Contents of <path> (<kind>):`, a blank line and its
- * trimmed text, files separated by a blank line.
+ * text without block HTML comments, trimmed; files separated by a blank line.
  */
 function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
   const kept = entries.filter((e) => e.text.length > 0)
   if (kept.length === 0) return []
-  const blocks = kept.map((e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${e.text.trim()}`)
+  const blocks = kept.map(
+    (e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${withoutBlockComments(e.text).trim()}`,
+  )
   const pre = markOf(context, CLAUDE_PREAMBLE)
   const text = `${pre.mark}\n\n${blocks.join('\n\n')}\n</system-reminder>`
   return [
@@ -93,6 +95,16 @@ function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): Harne
       marks: [pre],
     }),
   ]
+}
+
+/**
+ * Claude Code 2.1.332 leaves out HTML comments that stand on lines of their
+ * own, with their line break (recorded on pydantic-ai's nested AGENTS.md);
+ * a comment inside a line of text stays. Comments inside code fences are
+ * removed here too (not recorded).
+ */
+function withoutBlockComments(text: string): string {
+  return text.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm, '')
 }
 
 function claudeKind(context: DiscoveryContext, entry: ViewEntry): string {
