@@ -21,6 +21,8 @@ export interface PlannedEntry {
   spans?: readonly ImportSpan[]
   /** The harness setting that brought this file in, in words (`project_doc_fallback_filenames in ~/.codex/config.toml`), for explanations. */
   setBy?: string
+  /** A cut the tool makes in this one file (Windsurf's per-rule limit): what it cost and the rule, for `explain`. */
+  limit?: { omitted: number; rule: string }
 }
 
 /** Which cap a mode applies: none, our visible nearest-first budget, or Codex's silent root-first cut. */

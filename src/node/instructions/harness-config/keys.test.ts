@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { INSTRUCTION_MODES } from '../types.js'
-import { HARNESS_KEYS, parseHarnessOverride } from './keys.js'
+import { HARNESS_KEYS, keysOf, parseHarnessOverride } from './keys.js'
 
 describe('parseHarnessOverride', () => {
   it('parses each kind under the harness key names', () => {
@@ -43,7 +43,7 @@ describe('parseHarnessOverride', () => {
   })
 
   it('never throws, and an accepted override always has a known key and a value of its kind (property)', () => {
-    const keys = Object.values(HARNESS_KEYS).flatMap((list) => list.map((k) => k.key))
+    const keys = Object.values(HARNESS_KEYS).flatMap((list) => (list ?? []).map((k) => k.key))
     const entry = fc.oneof(
       fc.string(),
       fc.tuple(fc.constantFrom(...keys, 'unknown'), fc.string()).map(([k, v]) => `${k}=${v}`),
@@ -60,7 +60,7 @@ describe('parseHarnessOverride', () => {
           expect(parsed.error.startsWith('--harness-config')).toBe(true)
           return
         }
-        const spec = HARNESS_KEYS[mode].find((k) => k.key === parsed.override.key)!
+        const spec = keysOf(mode).find((k) => k.key === parsed.override.key)!
         expect(text.startsWith(`${spec.key}=`)).toBe(true)
         const value = parsed.override.value
         if (spec.kind === 'bytes') expect(Number.isSafeInteger(value)).toBe(true)

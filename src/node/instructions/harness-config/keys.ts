@@ -24,9 +24,8 @@ export const CLAUDE_INSTRUCTION_FILES = [
   'managed-only',
 ] as const
 
-/** The keys each mode reads from its harness's configuration (and `--harness-config` accepts). */
-export const HARNESS_KEYS: Readonly<Record<InstructionMode, readonly HarnessKey[]>> = {
-  sysprompt: [],
+/** The keys each mode reads from its harness's configuration (and `--harness-config` accepts); a mode not listed has none. */
+export const HARNESS_KEYS: Readonly<Partial<Record<InstructionMode, readonly HarnessKey[]>>> = {
   codex: [
     {
       key: 'project_doc_max_bytes',
@@ -56,8 +55,12 @@ export const HARNESS_KEYS: Readonly<Record<InstructionMode, readonly HarnessKey[
     { key: 'context.fileName', kind: 'file-names', doc: 'names read besides GEMINI.md' },
     { key: 'context.importFormat', kind: 'enum', values: ['tree', 'flat'], doc: 'how imports are laid out' },
   ],
-  pi: [],
   opencode: [{ key: 'instructions', kind: 'paths', doc: 'more instruction files: paths and globs' }],
+}
+
+/** The keys of one mode (none for a mode without harness settings). */
+export function keysOf(mode: InstructionMode): readonly HarnessKey[] {
+  return HARNESS_KEYS[mode] ?? []
 }
 
 /** A checked setting value. */
@@ -125,7 +128,7 @@ export interface HarnessOverride {
 
 /** The keys a mode accepts, for an error message. */
 export function acceptedKeys(mode: InstructionMode): string {
-  const keys = HARNESS_KEYS[mode].map((k) => k.key)
+  const keys = keysOf(mode).map((k) => k.key)
   return keys.length === 0 ? `${mode} mode accepts no keys` : `${mode} mode accepts ${keys.join(', ')}`
 }
 
@@ -144,7 +147,7 @@ export function parseHarnessOverride(
   if (eq <= 0) return { ok: false, error: `--harness-config expects KEY=VALUE; ${acceptedKeys(mode)}` }
   const key = entry.slice(0, eq)
   const text = entry.slice(eq + 1)
-  const spec = HARNESS_KEYS[mode].find((k) => k.key === key)
+  const spec = keysOf(mode).find((k) => k.key === key)
   if (spec === undefined)
     return { ok: false, error: `--harness-config: unknown key ${JSON.stringify(key)}; ${acceptedKeys(mode)}` }
   const checked = checkValue(spec, flagValue(spec, text))

@@ -3,7 +3,7 @@ import { readCheckedFile, readConfinedFile, readFailureText } from '../../safe-r
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
 import type { InstructionMode } from '../types.js'
-import { checkValue, HARNESS_KEYS, type HarnessOverride, type SettingValue } from './keys.js'
+import { checkValue, type HarnessOverride, keysOf, type SettingValue } from './keys.js'
 import { at, type Parsed, parseJson, parseToml } from './parse.js'
 
 /** Configuration files larger than this are refused (they hold a few settings). */
@@ -63,7 +63,7 @@ export async function loadHarnessSettings(
     settings.codexHome =
       given === undefined || given.length === 0 ? join(context.home, '.codex') : resolve(context.cwd, given)
   }
-  if (readFiles) await READERS[context.mode](context, settings)
+  if (readFiles) await READERS[context.mode]?.(context, settings)
   for (const { key, value } of overrides) {
     const source = `--harness-config ${key}`
     if (context.mode === 'opencode' && key === 'instructions') {
@@ -77,9 +77,7 @@ export async function loadHarnessSettings(
 
 type Reader = (context: DiscoveryContext, settings: HarnessSettings) => Promise<void>
 
-const READERS: Readonly<Record<InstructionMode, Reader>> = {
-  sysprompt: async () => {},
-  pi: async () => {},
+const READERS: Readonly<Partial<Record<InstructionMode, Reader>>> = {
   async codex(context, settings) {
     const home = settings.codexHome!
     const user = await readConfig(context, {
@@ -261,7 +259,7 @@ function take(
   mode: InstructionMode,
 ): void {
   if (read === undefined) return
-  for (const spec of HARNESS_KEYS[mode]) {
+  for (const spec of keysOf(mode)) {
     const raw = at(read.data, spec.key.split('.'))
     if (raw === undefined) continue
     const value = checked(context, read, spec.key, raw, mode)
@@ -279,7 +277,7 @@ function checked(
   mode: InstructionMode,
   shownKey = key,
 ): SettingValue | undefined {
-  const spec = HARNESS_KEYS[mode].find((k) => k.key === key)!
+  const spec = keysOf(mode).find((k) => k.key === key)!
   const value = checkValue(spec, raw)
   if (typeof value === 'object' && !Array.isArray(value) && 'problem' in value) {
     context.report(
