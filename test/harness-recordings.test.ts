@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -7,7 +7,7 @@ import {
   INSTRUCTION_MODES,
   type InstructionMode,
 } from '../src/node/instructions/index.js'
-import { HOME, ROOT, TREES } from './fixtures/harness/trees.js'
+import { HOME, ROOT, TREES, withRoot } from './fixtures/harness/trees.js'
 
 // Each mode's harness view against what the published harness really sent on
 // the same tree, byte for byte. The recordings come from
@@ -47,8 +47,10 @@ describe('harness views match the recorded harnesses', () => {
         made.push(base)
         const root = join(base, 'tree')
         const home = join(base, 'home')
+        if (tree.from !== undefined)
+          await cp(join(fixtures, tree.from), root, { recursive: true, verbatimSymlinks: true })
         await build(root, tree.files)
-        await build(home, tree.home)
+        await build(home, withRoot(tree.home, root))
         const cwd = join(root, ...tree.cwd.split('/').filter(Boolean))
         const found = await discoverInstructions({ cwd, home, mode, fsRoot: root })
         const view = found.harness.parts

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { HarnessPlacement } from '../../src/node/instructions/index.js'
+import type { HarnessTree } from '../../test/fixtures/harness/trees.js'
 
 /** What a harness needs to run once against the mock server. */
 export interface RunSetup {
@@ -23,8 +24,8 @@ export interface HarnessRecorder {
   prepare(setup: RunSetup): Promise<{ args: string[]; env: Record<string, string> }>
   /** Whether a captured request is the model request that carries the prompt (the first that is counts). */
   request: (path: string, body: unknown) => boolean
-  /** The instruction parts in the captured request body, by placement (only those present). */
-  extract(body: unknown): Partial<Record<HarnessPlacement, string>>
+  /** The instruction parts in the captured request body, by placement (only those present); `tree` is the tree it ran on. */
+  extract(body: unknown, tree: HarnessTree): Partial<Record<HarnessPlacement, string>>
 }
 
 /** `text` from `start` (included) to the end of `end` (included); `undefined` when either is missing. */
@@ -61,12 +62,14 @@ const pi: HarnessRecorder = {
     }
   },
   request: (path) => path.includes('/chat/completions'),
-  extract(body) {
+  extract(body, tree) {
     const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? []
     const system = messages.find((m) => m.role === 'system' || m.role === 'developer')
     const text = typeof system?.content === 'string' ? system.content : ''
-    // pi appends its context files under "# Project Context", before its skills and the date line.
-    const at = text.indexOf('# Project Context\n\n')
+    // pi appends its context files under "# Project Context", before its skills and the date line;
+    // a SYSTEM.md of the tree stands in for its base prompt, so the part starts at the top.
+    const own = Object.keys(tree.files).some((path) => path.endsWith('.pi/SYSTEM.md'))
+    const at = own ? 0 : text.indexOf('# Project Context\n\n')
     if (at === -1) return {}
     const end = text.indexOf('\nCurrent date:', at)
     return { 'system-prompt': text.slice(at, end === -1 ? undefined : end) }

@@ -6,7 +6,7 @@
  * temporary directory that is deleted afterwards; nothing of them is
  * committed) and runs each one. Run it by hand after a harness release:
  *
- *   npx tsx scripts/record-harness/record.ts [--only pi,gemini] [--keep] [--raw]
+ *   npx tsx scripts/record-harness/record.ts [--only pi,gemini] [--trees ruff] [--keep] [--raw]
  *
  * For every harness and every tree of `test/fixtures/harness/trees.ts` it
  * builds the tree and an empty home in a temporary directory, points the
@@ -18,11 +18,11 @@
  * `<tree>.parts.json` lists the placements found.
  */
 import { execFile, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, parse } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
-import { type HarnessTree, HOME, ROOT, TREES } from '../../test/fixtures/harness/trees.js'
+import { type HarnessTree, HOME, ROOT, TREES, withRoot } from '../../test/fixtures/harness/trees.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
 import { startMockModelServer } from './mock-server.js'
 
@@ -83,8 +83,10 @@ async function recordTree(
   const base = await realpath(await mkdtemp(join(work, `${tree.name}-`)))
   const root = join(base, 'tree')
   const home = join(base, 'home')
+  if (tree.from !== undefined)
+    await cp(join(fixtures, tree.from), root, { recursive: true, verbatimSymlinks: true })
   await buildTree(root, tree.files)
-  await buildTree(home, tree.home)
+  await buildTree(home, withRoot(tree.home, root))
   await mkdir(home, { recursive: true })
   const cwd = join(root, ...tree.cwd.split('/').filter(Boolean))
   const mock = await startMockModelServer()
@@ -112,7 +114,7 @@ async function recordTree(
     child.kill()
     await exited
     if (raw) await writeFile(join(base, 'requests.json'), JSON.stringify(mock.requests, null, 2))
-    const parts = recorder.extract(request.body)
+    const parts = recorder.extract(request.body, tree)
     const out = join(fixtures, `${recorder.mode}@${recorder.version}`)
     await mkdir(out, { recursive: true })
     for (const [placement, text] of Object.entries(parts))
@@ -126,9 +128,16 @@ async function recordTree(
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { only: { type: 'string' }, keep: { type: 'boolean' }, raw: { type: 'boolean' } },
+    options: {
+      only: { type: 'string' },
+      trees: { type: 'string' },
+      keep: { type: 'boolean' },
+      raw: { type: 'boolean' },
+    },
   })
   const only = values.only?.split(',')
+  // --trees a,b records only those trees (a new tree, or one whose files changed).
+  const trees = values.trees?.split(',')
   // --raw (with --keep) also writes every captured request beside each tree, for reading a new harness version.
   const keep = values.keep === true || values.raw === true
   const raw = values.raw === true
@@ -138,7 +147,8 @@ async function main(): Promise<void> {
     for (const recorder of RECORDERS.filter((r) => only === undefined || only.includes(r.mode))) {
       const bin = await install(recorder, join(work, 'packages', recorder.mode))
       // One harness at a time, one tree at a time: the machine may be small and busy.
-      for (const tree of TREES) await recordTree(recorder, bin, tree, work, raw)
+      for (const tree of TREES.filter((t) => trees === undefined || trees.includes(t.name)))
+        await recordTree(recorder, bin, tree, work, raw)
     }
   } finally {
     if (keep) console.log(`kept ${work}`)

@@ -2,6 +2,8 @@ import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
+import { parseHarnessOverride } from '../node/instructions/harness-config/keys.js'
+import { parseModeSpec, resolveProfile } from '../node/instructions/modes/profiles.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
 import { PRESETS, type PresetName, type ProjectOptions } from '../node/project/options.js'
 import { DEFAULT_MAX_FILE_BYTES } from '../node/project/read-file.js'
@@ -29,6 +31,10 @@ export interface CommonOptions {
   /** Working paths (absolute, resolved against `cwd`) that select rules. */
   paths: string[]
   model: string | undefined
+  /** The version after `--mode X@`, checked against the mode's profiles. */
+  harnessVersion?: string
+  /** `--harness-config KEY=VALUE` entries, checked against the mode's keys. */
+  harnessConfig?: string[]
 }
 
 /**
@@ -56,9 +62,10 @@ export function addCommonOptions(command: Command): Command {
       'the project root (default: the nearest ancestor of --cwd, or --cwd itself, holding .sysprompt/ or .git)',
     )
     .addOption(
-      new Option('--mode <mode>', 'instruction-file discovery as this harness does it')
-        .choices(INSTRUCTION_MODES)
-        .default('sysprompt'),
+      new Option(
+        '--mode <mode>',
+        `instruction-file discovery as this harness does it: ${INSTRUCTION_MODES.join(', ')}; a harness version after @ picks its profile (claude@2.1.200; default: the newest observed)`,
+      ).default('sysprompt'),
     )
     .option(
       '--path <path>',
@@ -66,6 +73,11 @@ export function addCommonOptions(command: Command): Command {
       collect,
     )
     .option('--model <id>', 'the model id (prompt:model, per-model tuning, cache minimums)')
+    .option(
+      '--harness-config <key=value>',
+      'a setting of the --mode harness under its own key name, over its config files, e.g. project_doc_max_bytes=65536 (repeatable)',
+      collect,
+    )
     .option('--no-color', 'no colours even on a terminal (NO_COLOR does the same)')
 }
 
@@ -151,14 +163,37 @@ export async function readCommonOptions(raw: RawOptions, shellCwd: string): Prom
   const cwd = await existingDir(shellCwd, str(raw.cwd) ?? shellCwd, '--cwd')
   const rootValue = str(raw.root)
   const root = rootValue === undefined ? undefined : await existingDir(shellCwd, rootValue, '--root')
+  const spec = parseModeSpec(str(raw.mode) ?? 'sysprompt')
+  if (!(INSTRUCTION_MODES as readonly string[]).includes(spec.mode))
+    throw new UsageError(
+      `--mode ${str(raw.mode)}: not a mode`,
+      `pass one of ${INSTRUCTION_MODES.join(', ')}, optionally with a version (claude@2.1.200)`,
+    )
+  const mode = spec.mode as InstructionMode
+  try {
+    resolveProfile(mode, spec.version)
+  } catch (error) {
+    throw new UsageError(`--mode ${(error as Error).message}`, 'pass a version of a known profile, or none')
+  }
+  const harnessConfig = list(raw.harnessConfig)
+  for (const entry of harnessConfig) {
+    const parsed = parseHarnessOverride(entry, mode)
+    if (!parsed.ok)
+      throw new UsageError(
+        parsed.error,
+        "use the harness's own key name, e.g. --harness-config project_doc_max_bytes=65536 with --mode codex",
+      )
+  }
   return {
     json: raw.json === true,
     color: raw.color === false ? false : undefined,
     cwd,
     root,
-    mode: (str(raw.mode) ?? 'sysprompt') as InstructionMode,
+    mode,
+    ...(spec.version === undefined ? {} : { harnessVersion: spec.version }),
     paths: list(raw.path).map((p) => resolve(cwd, p)),
     model: str(raw.model),
+    harnessConfig,
   }
 }
 

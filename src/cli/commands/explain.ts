@@ -76,6 +76,9 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
         root,
         mode: options.mode,
         paths: options.paths,
+        harnessConfig: options.harnessConfig ?? [],
+        ...(options.harnessVersion === undefined ? {} : { harnessVersion: options.harnessVersion }),
+        env: ctx.io.env,
         file: path,
         // explain reports reasons, not counts: an estimate keeps it from loading an encoding.
         tokenizer: 'estimate',
@@ -89,7 +92,7 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
       print.out(
         options.json
           ? json({ kind: 'instructions', ...explained })
-          : `${shown(explained.file, root)}: ${print.paint(tone, explained.status)}: ${explained.reason}${explained.activation === undefined ? '' : ` (activation: ${explained.activation})`}\n`,
+          : `${shown(explained.file, root)}: ${print.paint(tone, explained.status)}: ${explained.reason}${explained.activation === undefined ? '' : ` (activation: ${explained.activation})`}\n${explained.profile === undefined ? '' : `  profile: ${explained.profile}\n`}`,
       )
       ctx.exit(EXIT.ok)
     })

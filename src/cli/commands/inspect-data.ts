@@ -153,6 +153,8 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
     tools,
     instructions: {
       mode: options.mode,
+      /** The harness version profile that applied (null in sysprompt mode). */
+      profile: project.discovery.profile,
       preload: project.discovery.preload,
       files: project.discovery.files.map((f) => inspectFile(f, root, fileTokens, importedTokens)),
       // Loaded only when the agent works near them; the late-bound ones arrive with a tool result, outside the cached prefix.

@@ -131,6 +131,11 @@ function render(data: InspectData, paint: Paint, columns: number): string {
     out.push(...indent(table(rows, ['left', 'right', 'left'], paint)))
   }
   out.push('', h(`Instruction files (${data.instructions.mode} mode, preload ${data.instructions.preload})`))
+  const profile = data.instructions.profile
+  if (profile !== null)
+    out.push(
+      `  ${paint('dim', `profile: ${profile.mode} ${profile.version} (${profile.range}: ${profile.changes}; ${profile.observed})`)}`,
+    )
   if (data.instructions.files.length === 0) out.push('  (none found)')
   else {
     const rows: (Cell | string)[][] = [

@@ -5,10 +5,14 @@ import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
 import { findGitRoot } from './git-root.js'
+import { type HarnessOverride, parseHarnessOverride } from './harness-config/keys.js'
+import { type HarnessSettings, loadHarnessSettings, type Setting } from './harness-config/load.js'
+import { resolveProfile } from './modes/profiles.js'
 import type { OnDemandCandidate } from './on-demand.js'
 import type {
   DiagnosticSite,
   DiscoverInstructionsOptions,
+  HarnessProfileInfo,
   InstructionDiagnostic,
   InstructionDiagnosticCode,
   InstructionExplanation,
@@ -18,6 +22,12 @@ import type {
   RequestedRule,
   RuleActivation,
 } from './types.js'
+
+/** A file that replaces or extends a harness's own prompt. */
+export interface PromptFile {
+  path: string
+  text: string
+}
 
 /** What discovery decided about one file, kept for `explainInstructions`. */
 export type Decision = Omit<InstructionExplanation, 'file'>
@@ -48,6 +58,17 @@ export class DiscoveryContext {
   readonly onRequest: RequestedRule[] = []
   /** Names imports never read (`.git/`, `.env`, keys…), less the `allowFiles` globs. */
   readonly denyList: DenyList
+  /** The harness's settings in effect (its configuration files, then `harnessConfig`). */
+  settings: HarnessSettings = { values: new Map(), instructions: [] }
+  /**
+   * Files that replace or extend the harness's own prompt (pi's `SYSTEM.md`
+   * and `APPEND_SYSTEM.md`), as the harness sends them.
+   */
+  readonly promptFiles: { replace?: PromptFile; append?: PromptFile } = {}
+  /** The version profile of the harness (null in `sysprompt` mode). */
+  profile: HarnessProfileInfo | null = null
+  /** What set the byte cap when a harness setting did (Codex's `project_doc_max_bytes`), in words. */
+  capSource: string | undefined
 
   constructor(
     readonly mode: InstructionMode,
@@ -87,6 +108,11 @@ export class DiscoveryContext {
     const previous = this.decisions.get(path)
     if (SOFT.has(decision.code) && previous !== undefined && LOADED.has(previous.code)) return
     this.decisions.set(path, decision)
+  }
+
+  /** The setting of the harness in effect under its own key name, with what set it; `undefined` at the harness's default. */
+  setting(key: string): Setting | undefined {
+    return this.settings.values.get(key)
   }
 
   skip(path: string, code: InstructionReasonCode, reason: string): void {
@@ -177,7 +203,39 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
     ...tokenCounter(options),
   )
   context.diagnostics.push(...diagnostics)
+  context.profile = resolveProfile(context.mode, options.harnessVersion)
+  context.settings = await loadHarnessSettings(
+    context,
+    overridesOf(context.mode, options.harnessConfig ?? []),
+    options.env ?? {},
+    options.harnessConfigFiles ?? true,
+  )
+  applySettings(context, options)
   return context
+}
+
+function overridesOf(mode: InstructionMode, entries: readonly string[]): HarnessOverride[] {
+  return entries.map((entry) => {
+    const parsed = parseHarnessOverride(entry, mode)
+    if (!parsed.ok) throw new TypeError(parsed.error)
+    return parsed.override
+  })
+}
+
+/** Settings that stand for an option the caller did not pass: the option, when given, wins. */
+function applySettings(context: DiscoveryContext, options: DiscoverInstructionsOptions): void {
+  const names =
+    context.mode === 'codex'
+      ? context.setting('project_doc_fallback_filenames')
+      : context.mode === 'gemini'
+        ? context.setting('context.fileName')
+        : undefined
+  if (options.names === undefined && names !== undefined) context.options.names = names.value as string[]
+  const cap = context.mode === 'codex' ? context.setting('project_doc_max_bytes') : undefined
+  if (options.maxBytes === undefined && cap !== undefined) {
+    context.options.maxBytes = cap.value as number
+    context.capSource = cap.source
+  }
 }
 
 function tokenCounter(options: DiscoverInstructionsOptions): [(text: string) => number, string] {

@@ -108,6 +108,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     lateBound,
     onRequest: context.onRequest,
     harness: harnessView(context, preload === 'none' ? [] : viewed, lateBound, text),
+    profile: context.profile,
   }
 }
 
@@ -190,7 +191,7 @@ function record(
     context.decide(entry.path, {
       status: 'truncated',
       code: 'truncated',
-      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(capBytes(plan.cap))}-byte cap (${rule})`,
+      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(capBytes(plan.cap))}-byte cap (${rule}${context.capSource === undefined ? '' : `; set by ${context.capSource}`})`,
     })
     context.report(
       silent ? 'silently-truncated' : 'truncated',
@@ -212,6 +213,6 @@ function record(
   context.decide(entry.path, {
     status: 'included',
     code: 'included',
-    reason: `loaded ${where}, file ${position} in load order`,
+    reason: `loaded ${where}, file ${position} in load order${entry.setBy === undefined ? '' : ` (decided by ${entry.setBy})`}`,
   })
 }

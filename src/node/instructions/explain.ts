@@ -1,4 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path'
+import type { DiscoveryContext } from './context.js'
 import { runDiscovery } from './discover.js'
 import type { DiscoverInstructionsOptions, InstructionExplanation } from './types.js'
 
@@ -14,6 +15,17 @@ export async function explainInstructions(
   options: DiscoverInstructionsOptions & { file: string },
 ): Promise<InstructionExplanation> {
   const { context } = await runDiscovery(options)
+  const answer = await explain(context, options)
+  const profile = context.profile
+  return profile === null
+    ? answer
+    : { ...answer, profile: `${profile.mode} ${profile.version} (${profile.range}: ${profile.changes})` }
+}
+
+async function explain(
+  context: DiscoveryContext,
+  options: DiscoverInstructionsOptions & { file: string },
+): Promise<InstructionExplanation> {
   const asked = resolve(options.cwd, options.file)
   const dir = await context.fs.realpath(dirname(asked)).catch(() => dirname(asked))
   const file = join(dir, basename(asked))

@@ -6,6 +6,12 @@
 export { DEFAULT_MAX_BYTES, groupDigits, omissionNotice } from './budget.js'
 export { discoverInstructions } from './discover.js'
 export { explainInstructions } from './explain.js'
+export {
+  HARNESS_KEYS,
+  type HarnessKey,
+  type HarnessOverride,
+  parseHarnessOverride,
+} from './harness-config/keys.js'
 export { findImportLines, type ImportLine, MAX_IMPORT_DEPTH } from './imports.js'
 export { INSTRUCTION_MODES } from './modes/index.js'
 export { DEFAULT_NAMES, OVERRIDE_NAME } from './modes/sysprompt.js'

@@ -19,6 +19,8 @@ export interface PlannedEntry {
   note?: string
   /** Where each inlined import (any depth) sits in `text`, for modes that inline. */
   spans?: readonly ImportSpan[]
+  /** The harness setting that brought this file in, in words (`project_doc_fallback_filenames in ~/.codex/config.toml`), for explanations. */
+  setBy?: string
   /** A cut the tool makes in this one file (Windsurf's per-rule limit): what it cost and the rule, for `explain`. */
   limit?: { omitted: number; rule: string }
 }

@@ -120,6 +120,25 @@ export interface DiscoverInstructionsOptions {
    * sandboxes; defaults to the file-system root. The `.git` search stops here too.
    */
   fsRoot?: string
+  /**
+   * Settings of the mode's harness as `KEY=VALUE`, under the harness's own
+   * key names (`project_doc_max_bytes=65536`, `context.fileName=AGENTS.md`);
+   * they override what its configuration files say. An unknown key or a bad
+   * value throws a `TypeError` naming the keys the mode accepts (see
+   * `parseHarnessOverride` to check them first).
+   */
+  harnessConfig?: readonly string[]
+  /**
+   * The version of the mode's harness to reproduce (`2.1.200`); default the
+   * newest observed. Where a harness changed behaviour, its version profile
+   * decides (see `modes/profiles.ts`); a malformed or unobserved version throws
+   * a `TypeError` listing the known profiles.
+   */
+  harnessVersion?: string
+  /** Whether the harness's configuration files (home and project) are read; default true. */
+  harnessConfigFiles?: boolean
+  /** Environment variables the harness consults (`CODEX_HOME`); none by default, so a test never sees the caller's. */
+  env?: Readonly<Record<string, string | undefined>>
   /** File access; defaults to the real file system. */
   fs?: FileSystemAdapter
 }
@@ -160,6 +179,7 @@ export type InstructionDiagnosticCode =
   | 'import-cycle'
   | 'import-too-deep'
   | 'on-demand-limit'
+  | 'harness-config'
 
 /** Something a user can fix or should know about, as data. */
 export interface InstructionDiagnostic {
@@ -278,6 +298,20 @@ export interface HarnessView {
   parts: HarnessPart[]
 }
 
+/** The version profile a harness mode ran with (SPEC §6 version profiles). */
+export interface HarnessProfileInfo {
+  mode: InstructionMode
+  /** The version asked for, or the newest observed. */
+  version: string
+  /** The profile's range, in words (`before 2.1.277`, `2.1.277 and later`). */
+  range: string
+  /** What differs in that range. */
+  changes: string
+  /** Where the behaviour was observed. */
+  observed: string
+  behaviour: { agentsMd: boolean; lazyAgentsMd: boolean }
+}
+
 /** What `discoverInstructions` returns. */
 export interface InstructionDiscovery {
   /** Loaded files in load order (`claude` mode: each import is an entry right after its importer). */
@@ -296,6 +330,8 @@ export interface InstructionDiscovery {
   onRequest: RequestedRule[]
   /** The text and placement that the mode's harness itself sends for these files. */
   harness: HarnessView
+  /** The version profile that applied (null in `sysprompt` mode). */
+  profile: HarnessProfileInfo | null
 }
 
 /** Why a file was or was not loaded (stable codes, for tools and tests). */
@@ -336,6 +372,8 @@ export interface InstructionExplanation {
   code: InstructionReasonCode
   /** One sentence a user can act on. */
   reason: string
+  /** The version profile that applied, in words (`claude 2.1.200 (before 2.1.277: …)`); absent in `sysprompt` mode. */
+  profile?: string
   /** For a rule file of a convention mode: when the tool applies it. */
   activation?: RuleActivation
 }

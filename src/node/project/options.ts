@@ -21,6 +21,10 @@ export interface ProjectOptions {
   mode: InstructionMode
   /** Working paths (absolute) that select rules. */
   paths: string[]
+  /** The harness version whose profile `mode` follows (`--mode claude@2.1.200`); default the newest observed. */
+  harnessVersion?: string
+  /** Settings of the mode's harness as `KEY=VALUE` (`--harness-config`), over its config files; checked by the caller. */
+  harnessConfig?: string[]
   model: string | undefined
   preset: PresetName | undefined
   /** A template file, absolute, an existing file. */

@@ -80,16 +80,22 @@ export async function claudeImports(
       continue
     }
     if (!isInside(allowed, path)) {
-      const code = kind === 'global' ? 'import-outside-root' : 'import-outside-cwd'
+      const approval = kind === 'global' ? undefined : context.setting('hasClaudeMdExternalIncludesApproved')
+      const code =
+        kind === 'global' || approval?.value === true ? 'import-outside-root' : 'import-outside-cwd'
       context.report(
         code,
-        `${from} imports ${shown}, outside ${allowed}; Claude Code drops such an import unless approved.`,
+        approval?.value === true
+          ? `${from} imports ${shown}, outside the project root ${allowed}; it is approved (${approval.source}), but nothing outside the project is read.`
+          : `${from} imports ${shown}, outside ${allowed}; Claude Code drops such an import unless approved (hasClaudeMdExternalIncludesApproved; --harness-config hasClaudeMdExternalIncludesApproved=true).`,
         path,
       )
       context.skip(
         path,
-        'outside-cwd',
-        `imported by ${from} but outside ${allowed}, and such imports need approval`,
+        approval?.value === true ? 'outside-root' : 'outside-cwd',
+        approval?.value === true
+          ? `imported by ${from} but outside the project root ${allowed}`
+          : `imported by ${from} but outside ${allowed}, and such imports need approval${approval === undefined ? '' : ` (${approval.source} is false)`}`,
       )
       continue
     }
@@ -115,7 +121,11 @@ export async function claudeImports(
       continue
     }
     scope.seen.add(loaded.realPath)
-    entries.push(await plannedEntry(context, loaded, 'import', { distance, note: `imported by ${from}` }))
+    const entry = await plannedEntry(context, loaded, 'import', { distance, note: `imported by ${from}` })
+    const approval = context.setting('hasClaudeMdExternalIncludesApproved')
+    if (kind !== 'global' && approval?.value === true && !isInside(context.cwd, path))
+      entry.setBy = `hasClaudeMdExternalIncludesApproved (${approval.source})`
+    entries.push(entry)
     entries.push(
       ...(await claudeImports(
         context,

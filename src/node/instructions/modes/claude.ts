@@ -22,8 +22,14 @@ const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
  * - per directory: `CLAUDE.md`, then `.claude/CLAUDE.md`, then the rules in
  *   `.claude/rules/` (Markdown files, recursively, sorted by path), then
  *   `CLAUDE.local.md`; all of them, not one per directory (`names` is ignored);
- * - `AGENTS.md` only as a fallback, in the place of `CLAUDE.md`, when no
- *   `CLAUDE.md` or `.claude/CLAUDE.md` exists on the whole walk;
+ * - `AGENTS.md` by the `instructionFiles` setting (`~/.claude/settings.json`
+ *   `pluginConfigs["cc-plugin-agents-md"].options`, or `harnessConfig`):
+ *   `claude-md-or-agents-md` (the default) reads it in the place of
+ *   `CLAUDE.md` when no `CLAUDE.md` or `.claude/CLAUDE.md` exists on the
+ *   whole walk; `claude-md-and-agents-md` reads it right after `CLAUDE.md`
+ *   in every directory (not recorded: its place follows the plugin's
+ *   description); `claude-md` never; `managed-only` loads no user or
+ *   project file at all;
  * - rules whose front matter has `paths:` are attached only when a matching
  *   file is read, so they are on demand (globs relative to the directory
  *   holding `.claude`, or to cwd for the user's rules); the others load at
@@ -32,7 +38,9 @@ const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
  *   below cwd are loaded when the agent reads a file under them: on demand;
  * - imports: each imported file is its own entry right after its importer,
  *   depth first, at most 5 deep; the `@` line stays as text; imports outside
- *   cwd are dropped (no approval is assumed; see `claude-imports.ts`);
+ *   cwd are dropped unless `hasClaudeMdExternalIncludesApproved` is true for
+ *   the project (`~/.claude.json` `projects[<git root>]`, or
+ *   `harnessConfig`), and then read within the project root only;
  * - no cap (an explicit `maxBytes` applies the nearest-first budget).
  */
 export const claudeMode: ModeRules = {
@@ -54,7 +62,22 @@ export const claudeMode: ModeRules = {
       if (!(await isFile(context, path))) continue
       entries.push(...(await load(context, path, 'global', [dirname(path)], scope)))
     }
-    const fallback = !(await anyPresent(context, dirs, ['CLAUDE.md', join('.claude', 'CLAUDE.md')]))
+    const choice = instructionFiles(context)
+    if (choice.value === 'managed-only') {
+      skipAll(
+        context,
+        [
+          ...entries.map((e) => e.path),
+          ...dirs.flatMap((d) => ['CLAUDE.md', 'AGENTS.md', 'CLAUDE.local.md'].map((n) => join(d, n))),
+        ],
+        choice,
+      )
+      context.onDemand.length = 0
+      return { entries: [], cap: optionalCap(context) }
+    }
+    const fallback =
+      choice.value === 'claude-md-or-agents-md' &&
+      !(await anyPresent(context, dirs, ['CLAUDE.md', join('.claude', 'CLAUDE.md')]))
     for (const dir of dirs) {
       const candidates = [
         join(dir, 'CLAUDE.md'),
@@ -64,20 +87,56 @@ export const claudeMode: ModeRules = {
       ]
       const agents = join(dir, 'AGENTS.md')
       if (fallback) candidates[0] = agents
+      else if (choice.value === 'claude-md-and-agents-md') candidates.splice(1, 0, agents)
       else if (await isFile(context, agents))
         context.skip(
           agents,
           'fallback-unused',
-          'Claude Code reads AGENTS.md only when no CLAUDE.md exists from the working directory upward',
+          choice.value === 'claude-md'
+            ? choice.source.startsWith('the Claude Code')
+              ? `Claude Code never reads AGENTS.md in ${choice.source}`
+              : `Claude Code does not read AGENTS.md with instructionFiles claude-md (${choice.source})`
+            : 'Claude Code reads AGENTS.md only when no CLAUDE.md exists from the working directory upward',
         )
       for (const path of candidates) {
         if (!(await isFile(context, path))) continue
-        entries.push(...(await load(context, path, 'project', context.confinementFor(dir), scope)))
+        const loaded = await load(context, path, 'project', context.confinementFor(dir), scope)
+        if (path === agents && loaded[0] !== undefined && choice.source !== 'the default')
+          loaded[0].setBy = `instructionFiles ${choice.value} (${choice.source})`
+        entries.push(...loaded)
       }
     }
     await nestedOnDemand(context, NESTED_NAMES)
     return { entries, cap: optionalCap(context) }
   },
+}
+
+/** Claude Code's `instructionFiles` in effect, with what set it. */
+function instructionFiles(context: DiscoveryContext): { value: string; source: string } {
+  const set = context.setting('instructionFiles')
+  const profile = context.profile
+  if (profile !== null && !profile.behaviour.agentsMd) {
+    if (set !== undefined)
+      context.report(
+        'harness-config',
+        `${set.source} has no effect in Claude Code ${profile.version} (${profile.range}: ${profile.changes}).`,
+        undefined,
+        'info',
+      )
+    return { value: 'claude-md', source: `the Claude Code ${profile.version} profile, ${profile.range}` }
+  }
+  return set === undefined
+    ? { value: 'claude-md-or-agents-md', source: 'the default' }
+    : { value: set.value as string, source: set.source }
+}
+
+function skipAll(context: DiscoveryContext, paths: readonly string[], choice: { source: string }): void {
+  for (const path of paths)
+    context.skip(
+      path,
+      'not-a-candidate',
+      `Claude Code loads only managed policy files at start with instructionFiles managed-only (${choice.source})`,
+    )
 }
 
 /** The files of a directory below cwd that Claude Code loads when the agent reads a file there. */
@@ -99,7 +158,9 @@ async function load(
   scope.seen.add(loaded.realPath)
   const isRule = /[\\/]\.claude[\\/]rules[\\/]/.test(path)
   const distance = kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, ownerDir(path))
-  const allowed = kind === 'global' ? roots[0]! : context.cwd
+  // Approved imports outside cwd are read, but never outside the project root.
+  const approved = context.setting('hasClaudeMdExternalIncludesApproved')?.value === true
+  const allowed = kind === 'global' ? roots[0]! : approved ? context.root : context.cwd
   const entry = await plannedEntry(context, loaded, kind, {
     // Claude Code sends a rule without its front matter (it has no imports inlined to move).
     shape: isRule ? (read) => ({ ...read, text: read.text.replace(FRONT_MATTER, '') }) : undefined,

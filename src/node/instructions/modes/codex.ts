@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { DEFAULT_MAX_BYTES } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
@@ -10,9 +10,13 @@ const isBlank = (text: string): boolean => text.trim().length === 0
 
 /**
  * `codex` mode: Codex CLI as observed (ANCHORS, Codex CLI 0.171.0). Rules:
- * - global: `~/.codex/AGENTS.override.md`, else `~/.codex/AGENTS.md`, the
- *   first that is not blank (`CODEX_HOME` is not consulted: pass
- *   `globalFiles` for another location);
+ * - global: `$CODEX_HOME/AGENTS.override.md`, else `$CODEX_HOME/AGENTS.md`
+ *   (`CODEX_HOME` from the `env` option, default `~/.codex`), the first
+ *   that is not blank;
+ * - settings (`harness-config/`): `project_doc_max_bytes` and
+ *   `project_doc_fallback_filenames` from `$CODEX_HOME/config.toml`, then
+ *   each `.codex/config.toml` from the git root down to cwd once the user
+ *   trusted the project, then `harnessConfig`; `names` and `maxBytes` win;
  * - project walk from the git root (or the `root` option) down to cwd;
  *   outside a git repository, cwd alone;
  * - per directory the first of `AGENTS.override.md`, `AGENTS.md`, then the
@@ -49,7 +53,15 @@ export const codexMode: ModeRules = {
       const entry = await plannedEntry(context, loaded, 'project', {
         blank: { when: isBlank, reason: 'it is blank, and Codex skips blank files' },
       })
-      if (entry !== undefined) entries.push(entry)
+      if (entry === undefined) continue
+      const fallback = context.setting('project_doc_fallback_filenames')
+      if (
+        fallback !== undefined &&
+        context.options.names === fallback.value &&
+        names.indexOf(basename(path)) > 1
+      )
+        entry.setBy = fallback.source
+      entries.push(entry)
     }
     return {
       entries,
@@ -61,7 +73,9 @@ export const codexMode: ModeRules = {
 async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | undefined> {
   const paths =
     context.options.globalFiles ??
-    ['AGENTS.override.md', 'AGENTS.md'].map((name) => join(context.home, '.codex', name))
+    ['AGENTS.override.md', 'AGENTS.md'].map((name) =>
+      join(context.settings.codexHome ?? join(context.home, '.codex'), name),
+    )
   let chosen: PlannedEntry | undefined
   for (const path of paths) {
     if (!(await isFile(context, path))) continue

@@ -76,12 +76,14 @@ function codex(context: DiscoveryContext, entries: readonly ViewEntry[]): Harnes
  * Claude Code 2.1.332 (recorded): one text block of the first user
  * message, a `<system-reminder>` holding its preamble (marked, not copied)
  * and every file as `Contents of <path> (<kind>):`, a blank line and its
- * trimmed text, files separated by a blank line.
+ * text without block HTML comments, trimmed; files separated by a blank line.
  */
 function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
   const kept = entries.filter((e) => e.text.length > 0)
   if (kept.length === 0) return []
-  const blocks = kept.map((e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${e.text.trim()}`)
+  const blocks = kept.map(
+    (e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${withoutBlockComments(e.text).trim()}`,
+  )
   const pre = markOf(context, CLAUDE_PREAMBLE)
   const text = `${pre.mark}\n\n${blocks.join('\n\n')}\n</system-reminder>`
   return [
@@ -93,6 +95,16 @@ function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): Harne
       marks: [pre],
     }),
   ]
+}
+
+/**
+ * Claude Code 2.1.332 leaves out HTML comments that stand on lines of their
+ * own, with their line break (recorded on pydantic-ai's nested AGENTS.md);
+ * a comment inside a line of text stays. Comments inside code fences are
+ * removed here too (not recorded).
+ */
+function withoutBlockComments(text: string): string {
+  return text.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm, '')
 }
 
 function claudeKind(context: DiscoveryContext, entry: ViewEntry): string {
@@ -149,6 +161,8 @@ function gemini(
         role: 'user',
         text,
         files: project.map((e) => e.path),
+        // The flat import layout is not reproduced: imports stay inlined as in the tree layout.
+        exact: context.setting('context.importFormat')?.value !== 'flat',
       }),
     )
   }
@@ -163,16 +177,30 @@ function gemini(
 }
 
 /**
- * pi (`core/system-prompt.ts`): appended to the system prompt under
+ * pi (`core/system-prompt.ts`): `SYSTEM.md` in place of its base prompt and
+ * `APPEND_SYSTEM.md` after it, then the context files appended under
  * `# Project Context`, each file as `## <path>`, a blank line, its text as
  * read and a blank line.
  */
 function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
-  if (entries.length === 0) return []
+  const { replace, append } = context.promptFiles
   const files = entries.map((e) => `## ${e.path}\n\n${e.text}\n\n`).join('')
-  const text = `# Project Context\n\nProject-specific instructions and guidelines:\n\n${files}`
+  const project =
+    entries.length === 0
+      ? ''
+      : `# Project Context\n\nProject-specific instructions and guidelines:\n\n${files}`
+  // SYSTEM.md stands in for the base prompt; APPEND_SYSTEM.md follows it after a blank line, then the context files.
+  const own = [replace?.text, append?.text].filter((t) => t !== undefined)
+  const text = [...own, ...(project === '' ? [] : [project])].join('\n\n')
+  if (text.length === 0) return []
+  const paths = [replace?.path, append?.path].filter((p) => p !== undefined)
   return [
-    part(context, { placement: 'system-prompt', role: 'system', text, files: entries.map((e) => e.path) }),
+    part(context, {
+      placement: 'system-prompt',
+      role: 'system',
+      text,
+      files: [...paths, ...entries.map((e) => e.path)],
+    }),
   ]
 }
 

@@ -4,6 +4,7 @@ import { dirsDown } from '../git-root.js'
 import { nestedOnDemand } from '../on-demand.js'
 import { type EntryShape, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
+import { configInstructions } from './opencode-instructions.js'
 
 /** opencode's project names: the first one found anywhere up the walk is the only one read. */
 const OPENCODE_NAMES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'CONTEXT.md']
@@ -27,8 +28,10 @@ const SKIP_EMPTY: EntryShape = {
  * - order: global, then **nearest first** (cwd → root);
  * - below cwd, the first of the names in each directory is loaded when
  *   the agent reads a file under it (lazy): on demand;
- * - no imports (its config `instructions` globs are not reproduced);
- *   no cap (an explicit `maxBytes` applies the nearest-first budget).
+ * - then the files of its config `instructions` (paths and globs from
+ *   `~/.config/opencode/opencode.json(c)` and each `opencode.json(c)` up
+ *   the walk, or `harnessConfig`; see `opencode-instructions.ts`);
+ * - no imports; no cap (an explicit `maxBytes` applies the nearest-first budget).
  */
 export const opencodeMode: ModeRules = {
   async plan(context) {
@@ -74,7 +77,10 @@ export const opencodeMode: ModeRules = {
         if (entry !== undefined) entries.push(entry)
       }
     }
-    await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true })
+    entries.push(...(await configInstructions(context, new Set(entries.map((e) => e.path)), SKIP_EMPTY)))
+    // Lazy loading below cwd exists only from the version its profile names.
+    if (context.profile?.behaviour.lazyAgentsMd !== false)
+      await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true })
     return { entries, cap: optionalCap(context) }
   },
 }

@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path'
+import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
 import { firstPresent, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
-import { loadFound } from '../read.js'
+import { isFile, loadFound } from '../read.js'
 
 /** pi's names, in the order it tries them in each directory. */
 const PI_NAMES: readonly string[] = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD']
@@ -16,7 +17,10 @@ const PI_NAMES: readonly string[] = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLA
  * - per directory the first of the same four names; one file per directory
  *   (`names` is ignored: pi's names are fixed);
  * - order: global, then outermost → cwd;
- * - no imports; no cap (an explicit `maxBytes` applies the nearest-first budget).
+ * - no imports; no cap (an explicit `maxBytes` applies the nearest-first budget);
+ * - `SYSTEM.md` replaces pi's base prompt and `APPEND_SYSTEM.md` is
+ *   appended to it, each from `<cwd>/.pi/`, else `~/.pi/agent/` (the
+ *   harness view carries them before the context files).
  */
 export const piMode: ModeRules = {
   async plan(context) {
@@ -47,6 +51,43 @@ export const piMode: ModeRules = {
       const loaded = await loadFound(context, path, context.confinementFor(dir))
       if (loaded !== undefined) entries.push(await plannedEntry(context, loaded, 'project'))
     }
+    await promptFiles(context)
     return { entries, cap: optionalCap(context) }
   },
+}
+
+/**
+ * pi's `SYSTEM.md` (replaces its base prompt) and `APPEND_SYSTEM.md`
+ * (appended to it): each from `<cwd>/.pi/`, else `~/.pi/agent/`
+ * (pi-mono `core/resource-loader.ts`); its context files still follow.
+ */
+async function promptFiles(context: DiscoveryContext): Promise<void> {
+  for (const [name, slot, what] of [
+    ['SYSTEM.md', 'replace', "replaces pi's base prompt"],
+    ['APPEND_SYSTEM.md', 'append', "is appended to pi's base prompt"],
+  ] as const) {
+    const project = join(context.cwd, '.pi', name)
+    const user = join(context.home, '.pi', 'agent', name)
+    for (const [path, roots] of [
+      [project, [context.root]],
+      [user, [dirname(user)]],
+    ] as const) {
+      if (!(await isFile(context, path))) continue
+      const loaded = await loadFound(context, path, roots)
+      if (loaded === undefined) continue
+      context.promptFiles[slot] = { path, text: loaded.text }
+      context.decide(path, {
+        status: 'included',
+        code: 'included',
+        reason: `it ${what} (${name} in ${context.display(dirname(path))})`,
+      })
+      if (path === project && (await isFile(context, user)))
+        context.skip(
+          user,
+          'name-lost',
+          `${context.display(project)} is used instead: pi reads the project's ${name} first`,
+        )
+      break
+    }
+  }
 }

@@ -1,0 +1,64 @@
+/**
+ * Parsing of harness configuration files. The parsers load on first use
+ * (a `--help` never pays for them) and a failure is reported by position
+ * only: a parser's own message quotes the offending text, which may be a key.
+ */
+
+/** A parsed document, or where it stops being valid (1-based line and column). */
+export type Parsed = { ok: true; data: unknown } | { ok: false; line: number; column: number }
+
+/** TOML (Codex's `config.toml`) through smol-toml. */
+export async function parseToml(text: string): Promise<Parsed> {
+  const { parse, TomlError } = await import('smol-toml')
+  try {
+    return { ok: true, data: parse(text) }
+  } catch (error) {
+    if (error instanceof TomlError) return { ok: false, line: error.line, column: error.column }
+    return { ok: false, line: 1, column: 1 }
+  }
+}
+
+/**
+ * JSON, with comments and trailing commas when `comments` (Gemini's
+ * `settings.json` and opencode's config allow both), through jsonc-parser;
+ * strict JSON otherwise (Claude Code's files).
+ */
+export async function parseJson(text: string, comments: boolean): Promise<Parsed> {
+  if (!comments) {
+    try {
+      return { ok: true, data: JSON.parse(text) as unknown }
+    } catch (error) {
+      // V8 names the position ("at position 12" or "line 2 column 5"); take it and nothing else.
+      const message = String((error as Error).message)
+      const lc = /line (\d+) column (\d+)/.exec(message)
+      if (lc !== null) return { ok: false, line: Number(lc[1]), column: Number(lc[2]) }
+      const at = /position (\d+)/.exec(message)
+      return { ok: false, ...position(text, at === null ? 0 : Number(at[1])) }
+    }
+  }
+  const module = (await import('jsonc-parser')) as typeof import('jsonc-parser') & {
+    default?: typeof import('jsonc-parser')
+  }
+  const { parse } = module.default ?? module
+  const errors: import('jsonc-parser').ParseError[] = []
+  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false })
+  if (errors.length > 0) return { ok: false, ...position(text, errors[0]!.offset) }
+  return { ok: true, data }
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  return { line, column: offset - before.lastIndexOf('\n') }
+}
+
+/** The value at a dotted path of plain objects (`context.fileName`); `undefined` when absent. */
+export function at(data: unknown, path: readonly string[]): unknown {
+  let here = data
+  for (const key of path) {
+    if (typeof here !== 'object' || here === null || Array.isArray(here)) return undefined
+    if (!Object.hasOwn(here, key)) return undefined
+    here = (here as Record<string, unknown>)[key]
+  }
+  return here
+}
