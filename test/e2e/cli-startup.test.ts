@@ -13,6 +13,8 @@ import { cli, env, makeRepo, repoRoot, sandbox, useSandbox } from './cli.test-he
 useSandbox()
 
 const preload = join(repoRoot, 'test', 'e2e', 'loaded-modules.test-helper.mjs')
+const COMMAND_CHUNK =
+  /\/dist\/bin\/(show|inspect|diff|vars|lint|check|explain|init|sessions|serve)-[A-Z0-9]+\.js$/
 let runs = 0
 
 /** Runs the CLI with the module log preloaded; resolves with its result and the tokenizer modules it loaded. */
@@ -39,13 +41,19 @@ async function traced(args: string[], extra: Record<string, string> = {}, cwd?: 
 describe('start-up loads only what a command needs', () => {
   it('the module log itself works: a cold inspect loads the o200k tables, and only those', async () => {
     const repo = await makeRepo('cold')
-    const run = await traced(
-      ['inspect', '--json'],
-      { XDG_CACHE_HOME: join(sandbox.base, 'cold-cache') },
-      repo,
-    )
+    const cache = join(sandbox.base, 'cold-cache')
+    const run = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
     expect(run.result.code).toBe(0)
     expect(run.tables).toEqual(['o200k_base'])
+    // The rank table's compiled code is kept beside the counts for the next cold count.
+    expect(existsSync(join(cache, 'sysprompt', 'v8', 'o200k_base.bin'))).toBe(true)
+    await rm(join(cache, 'sysprompt', 'counts'), { recursive: true })
+    const again = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
+    expect(again.tables).toEqual(['o200k_base'])
+    expect(JSON.parse(again.result.stdout)).toEqual(JSON.parse(run.result.stdout))
+    expect(run.all.filter((l) => COMMAND_CHUNK.test(l)).map((l) => l.replace(/.*\/|-.*/g, ''))).toEqual([
+      'inspect',
+    ])
   })
 
   it('--help and --version load nothing of the tokenizer package, nor the prompt pipeline', async () => {
@@ -53,7 +61,8 @@ describe('start-up loads only what a command needs', () => {
       const run = await traced(args)
       expect(run.result.code, args.join(' ')).toBe(0)
       expect(run.tokenizer, args.join(' ')).toEqual([])
-      expect(run.all.filter((l) => l.includes('/dist/cli/project.js'))).toEqual([])
+      // The bundle names each command's chunk after its module (`dist/bin/inspect-<hash>.js`).
+      expect(run.all.filter((l) => COMMAND_CHUNK.test(l))).toEqual([])
     }
   })
 
