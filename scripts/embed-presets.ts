@@ -8,8 +8,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Fragment, fragmentIdFromPath, parseFragment } from '../src/presets/fragment.js'
 import { byCodeUnit } from '../src/registry/tool-order.js'
+import { type Fragment, fragmentIdFromPath, parseFragment } from '../src/shared/fragment.js'
 
 /** The repository root (this script lives in `scripts/`). */
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

@@ -1,4 +1,4 @@
-import { TextCache } from '../template/text-cache.js'
+import { TextCache } from '../shared/text-cache.js'
 import { CompileError } from './errors.js'
 import { countTokens } from './tokenizers.js'
 import type { BudgetCut, CompileWarning, Tokenizer } from './types.js'

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { AssembledSection, PromptAssembly, ToolSchema } from '../registry/types.js'
+import { canonicalJson } from '../shared/hash.js'
 import { compile } from './compile.js'
 import { CompileError } from './errors.js'
-import { canonicalJson } from './hash.js'
 import { cl100k, o200k } from './tokenizers.js'
 import type { Tokenizer } from './types.js'
 

@@ -1,9 +1,9 @@
+export { canonicalJson, type HashFunction, hashText, sha256Hex, utf8Length } from '../shared/hash.js'
 export { CACHE_MINIMUMS, type CacheMinimum, type CacheProvider, cacheMinimum } from './cache-minimums.js'
 export { compile } from './compile.js'
 export { diffCompiled } from './diff.js'
 export { type EnvironmentDelta, environmentDelta } from './environment-delta.js'
 export { CompileError, type CompileErrorCode } from './errors.js'
-export { canonicalJson, type HashFunction, hashText, sha256Hex, utf8Length } from './hash.js'
 export {
   checkLock,
   createLock,

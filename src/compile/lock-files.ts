@@ -1,4 +1,4 @@
-import { hashText } from './hash.js'
+import { hashText } from '../shared/hash.js'
 import type { CompiledPrompt, CompiledSection } from './types.js'
 
 /** One file a locked section includes: its path as the prompt names it, the hash of its text there and its lines in the prompt. */

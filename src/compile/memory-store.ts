@@ -1,4 +1,4 @@
-import { hashText } from './hash.js'
+import { hashText } from '../shared/hash.js'
 import { StoreConflictError, StoreError } from './store-errors.js'
 import type { PromptStore, SessionRecord, SessionVersion, StoredTemplate, UsageOutcome } from './types.js'
 

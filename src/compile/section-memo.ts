@@ -1,9 +1,9 @@
 import { renderSections } from '../registry/render-prompt.js'
 import { slotsOf } from '../registry/section-slot.js'
 import type { AssembledSection, PromptAssembly } from '../registry/types.js'
+import { type HashFunction, hashText, sha256Hex, utf8Length } from '../shared/hash.js'
+import { TextCache } from '../shared/text-cache.js'
 import { compileTemplate, type Insertion } from '../template/index.js'
-import { TextCache } from '../template/text-cache.js'
-import { type HashFunction, hashText, sha256Hex, utf8Length } from './hash.js'
 import { countTokens } from './tokenizers.js'
 import type { Tokenizer } from './types.js'
 

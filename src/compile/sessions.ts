@@ -1,4 +1,4 @@
-import { LruCache } from '../template/cache.js'
+import { LruCache } from '../shared/lru-cache.js'
 import { diffCompiled } from './diff.js'
 import { memoryStore } from './memory-store.js'
 import { StoreConflictError, StoreError } from './store-errors.js'

@@ -1,4 +1,4 @@
-import { TextCache } from '../template/text-cache.js'
+import { TextCache } from '../shared/text-cache.js'
 import { CompileError } from './errors.js'
 import { type BpeEncoding, splitCount } from './split-count.js'
 import type { TokenCountCache, Tokenizer, TokenizerName } from './types.js'

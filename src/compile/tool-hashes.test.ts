@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ToolSchema } from '../registry/types.js'
-import { canonicalJson, hashText } from './hash.js'
+import { canonicalJson, hashText } from '../shared/hash.js'
 import { hashTools } from './tool-hashes.js'
 
 /** What a tool hash must be, computed without any memo. */

@@ -1,6 +1,6 @@
 import type { ToolSchema } from '../registry/types.js'
-import { TextCache } from '../template/text-cache.js'
-import { canonicalJson, type HashFunction, hashText, sha256Hex } from './hash.js'
+import { canonicalJson, type HashFunction, hashText, sha256Hex } from '../shared/hash.js'
+import { TextCache } from '../shared/text-cache.js'
 import type { CompiledTool } from './types.js'
 
 /** Marks a value that is not plain JSON data, so no snapshot can stand for it. */

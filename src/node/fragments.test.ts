@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { formatFragmentError } from '../presets/fragment.js'
+import { formatFragmentError } from '../shared/fragment.js'
 import {
   BUILTIN_FRAGMENT_DIR,
   type FragmentReload,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type Fragment, parseFragment } from '../presets/fragment.js'
+import { type Fragment, parseFragment } from '../shared/fragment.js'
 import { loadFragments } from './fragments.js'
 import { explainRule, selectRules } from './rules.js'
 

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path'
 import picomatch from 'picomatch/posix.js'
-import type { Fragment } from '../presets/fragment.js'
+import type { Fragment } from '../shared/fragment.js'
 
 export interface SelectRulesOptions {
   /** Absolute working paths are made relative to it; relative ones are taken as relative to it already. */

@@ -6,9 +6,9 @@ import {
   readPresetFiles,
   renderEmbeddedModule,
 } from '../../scripts/embed-presets.js'
+import { fragmentIdFromPath, parseFragment } from '../shared/fragment.js'
 import { compileTemplate } from '../template/index.js'
 import { EMBEDDED_PRESETS } from './embedded.generated.js'
-import { fragmentIdFromPath, parseFragment } from './fragment.js'
 import { builtinPresetFragments } from './words.js'
 
 const STALE = `src/presets/embedded.generated.ts is stale: run \`${EMBED_COMMAND}\` and commit the result`

@@ -1,6 +1,3 @@
-export { AUTONOMY_LEVELS, type Autonomy } from './autonomy.js'
-export { DEFAULT_TEMPLATE, PROJECT_TEMPLATE } from './default-template.js'
-export { PresetError, type PresetErrorCode } from './errors.js'
 export {
   type Fragment,
   type FragmentError,
@@ -10,7 +7,10 @@ export {
   type ParseFragmentOptions,
   type ParseFragmentResult,
   parseFragment,
-} from './fragment.js'
+} from '../shared/fragment.js'
+export { AUTONOMY_LEVELS, type Autonomy } from './autonomy.js'
+export { DEFAULT_TEMPLATE, PROJECT_TEMPLATE } from './default-template.js'
+export { PresetError, type PresetErrorCode } from './errors.js'
 export {
   LAYERED_CORE_SECTION,
   LAYERED_SECTIONS,

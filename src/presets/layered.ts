@@ -1,6 +1,6 @@
 import type { Disposer, PromptRegistrar } from '../registry/types.js'
+import type { Fragment } from '../shared/fragment.js'
 import { PresetError } from './errors.js'
-import type { Fragment } from './fragment.js'
 import { modelMatches } from './model-match.js'
 import { headed, type PresetSection, registerPresetSections } from './sections.js'
 import { type PresetTool, renderToolReference } from './tool-reference.js'

@@ -1,7 +1,7 @@
 import { compile } from '../compile/compile.js'
 import type { CompiledPrompt } from '../compile/types.js'
 import { createPromptRegistry } from '../registry/index.js'
-import { parseFragment } from './fragment.js'
+import { parseFragment } from '../shared/fragment.js'
 import { type LayeredPresetOptions, layeredPreset } from './layered.js'
 import { type SessionPresetOptions, sessionPreset } from './session.js'
 import type { ToolPromptHint } from './tool-hints.js'

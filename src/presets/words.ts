@@ -1,8 +1,8 @@
 import type { FragmentManifestEntry } from '../compile/types.js'
 import { byCodeUnit } from '../registry/tool-order.js'
+import type { Fragment } from '../shared/fragment.js'
 import { EMBEDDED_FRAGMENTS_JSON } from './embedded.generated.js'
 import { PresetError } from './errors.js'
-import type { Fragment } from './fragment.js'
 import { fragmentApplies } from './model-match.js'
 
 let builtins: ReadonlyMap<string, Fragment> | undefined

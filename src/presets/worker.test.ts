@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { CompiledPrompt } from '../compile/types.js'
+import { parseFragment } from '../shared/fragment.js'
 import { AUTONOMY_LEVELS } from './autonomy.js'
 import { PresetError } from './errors.js'
-import { parseFragment } from './fragment.js'
 import { PERSONA, TOOL_HINTS, TOOL_NAMES } from './scenarios.test-helper.js'
 import { compileWorkerPrompt, WORKER_SECTIONS, type WorkerPromptOptions } from './worker.js'
 

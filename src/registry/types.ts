@@ -1,10 +1,7 @@
+import type { Stability } from '../shared/vocabulary.js'
 import type { Dialect } from '../template/index.js'
 
-/**
- * How long a value stays true (SPEC §3): `static` for every session of a
- * deployment, `session` for one session, `turn` may change between turns.
- */
-export type Stability = 'static' | 'session' | 'turn'
+export type { Stability }
 
 /** What one `assemble` call is for. Providers must tolerate absent fields. */
 export interface AssembleContext {

@@ -9,7 +9,7 @@ import {
   StoreError,
   summariseUsage,
 } from '../compile/index.js'
-import { LruCache } from '../template/cache.js'
+import { LruCache } from '../shared/lru-cache.js'
 import { ApiError, errorResponse } from './errors.js'
 import { type BoundAddress, checkJsonBody, checkLoopbackHost, limitUrl, requireToken } from './guard.js'
 import { createPageHandler } from './page.js'

@@ -1,7 +1,7 @@
-import { hashTextOnce } from '../compile/hash.js'
 import { StoreError } from '../compile/store-errors.js'
 import type { CompiledPrompt, SessionVersion } from '../compile/types.js'
 import { nodeHash } from '../node/node-hash.js'
+import { hashTextOnce } from '../shared/hash.js'
 
 /** A content-addressed value: `hash` is `sha256:` + hex of `body`. */
 export interface Blob {

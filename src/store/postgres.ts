@@ -1,7 +1,7 @@
 import type * as Pg from 'pg'
-import { hashText } from '../compile/hash.js'
 import { StoreConflictError, StoreError, type StoreSubject } from '../compile/store-errors.js'
 import type { SessionRecord, SessionVersion, StoredTemplate, UsageOutcome } from '../compile/types.js'
+import { hashText } from '../shared/hash.js'
 import {
   appendConflict,
   BlobCache,

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { hashText } from '../compile/hash.js'
 import { StoreConflictError, StoreError } from '../compile/store-errors.js'
 import type { SessionRecord, SessionVersion, StoredTemplate, UsageOutcome } from '../compile/types.js'
+import { hashText } from '../shared/hash.js'
 import {
   appendConflict,
   BlobCache,

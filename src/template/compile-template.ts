@@ -1,5 +1,7 @@
-import { LruCache } from './cache.js'
-import { type Diagnostic, LineCounter, TemplateError } from './errors.js'
+import { LineCounter } from '../shared/line-counter.js'
+import { LruCache } from '../shared/lru-cache.js'
+import type { Dialect } from '../shared/vocabulary.js'
+import { type Diagnostic, TemplateError } from './errors.js'
 import { type Parsed, parse } from './parse.js'
 import type { Program } from './program.js'
 import { type Insertion, type RenderTarget, render, renderTracked, type TemplateValues } from './render.js'
@@ -7,7 +9,7 @@ import { BRACKET, scanBracket } from './tokenize-bracket.js'
 import { MUSTACHE, scanMustache } from './tokenize-mustache.js'
 import { tagBuffer } from './tokens.js'
 
-export type Dialect = 'mustache' | 'bracket'
+export type { Dialect }
 
 export interface TemplateOptions {
   /** `mustache` (`{{key}}`, the default) or `bracket` (`[namespace:key]`, seed 000's dialect). */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { promptOf } from '../../src/compile/fixtures.test-helper.js'
-import { hashText } from '../../src/compile/hash.js'
 import { StoreConflictError, StoreError } from '../../src/compile/store-errors.js'
 import type { PromptStore, SessionVersion, UsageOutcome } from '../../src/compile/types.js'
+import { hashText } from '../../src/shared/hash.js'
 import { type ChildOpen, runStoreChildren } from './store-processes.js'
 
 /** What the suite hands `makeStore`: the clock the store must stamp `updatedAt` with. */

@@ -4,10 +4,11 @@
  * (see `store-processes.ts`). Prints `ready`, waits for `go` on stdin, does
  * its task, prints `result <json>` and exits.
  */
-import { hashText } from '../../src/compile/hash.js'
+
 import { createSessionPrompts } from '../../src/compile/sessions.js'
 import { StoreConflictError } from '../../src/compile/store-errors.js'
 import type { PromptStore } from '../../src/compile/types.js'
+import { hashText } from '../../src/shared/hash.js'
 import { versionFixture } from './prompt-store.js'
 import type { ChildOpen, ChildTask } from './store-processes.js'
 

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path'
 import { findImportLines } from '../../node/index.js'
 import type { ProjectPrompt } from '../../node/project/project.js'
 import type { FragmentError } from '../../presets/index.js'
-import { LineCounter } from '../../template/errors.js'
+import { LineCounter } from '../../shared/line-counter.js'
 import type { IncludedFile } from './included-files.js'
 import type { Finding } from './types.js'
 

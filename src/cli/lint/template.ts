@@ -1,5 +1,5 @@
 import type { Stability } from '../../registry/index.js'
-import { LineCounter } from '../../template/errors.js'
+import { LineCounter } from '../../shared/line-counter.js'
 import { compileTemplate, type Dialect, keyNamespace } from '../../template/index.js'
 import { tokenizeBracket } from '../../template/tokenize-bracket.js'
 import { tokenizeMustache } from '../../template/tokenize-mustache.js'

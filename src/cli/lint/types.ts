@@ -1,4 +1,4 @@
-import { LineCounter } from '../../template/errors.js'
+import { LineCounter } from '../../shared/line-counter.js'
 
 /** How bad a finding is: an `error` fails `sysprompt lint` (exit 1), a `warning` does not. */
 export type Severity = 'error' | 'warning'

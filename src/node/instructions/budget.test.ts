@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { utf8Length } from '../../compile/hash.js'
+import { utf8Length } from '../../shared/hash.js'
 import { cutAtLine, groupDigits, nearestFirst, omissionNotice, rootFirstSilent } from './budget.js'
 import { discoverInstructions } from './discover.js'
 import { explainInstructions } from './explain.js'

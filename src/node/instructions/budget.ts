@@ -1,5 +1,5 @@
-import { utf8Length } from '../../compile/hash.js'
 import { groupDigits } from '../../compile/numbers.js'
+import { utf8Length } from '../../shared/hash.js'
 
 /** The default byte cap, as Codex's `project_doc_max_bytes`. */
 export const DEFAULT_MAX_BYTES = 32 * 1024

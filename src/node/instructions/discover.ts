@@ -1,6 +1,6 @@
 import { dirname } from 'node:path'
-import { utf8Length } from '../../compile/hash.js'
-import { LineCounter } from '../../template/errors.js'
+import { utf8Length } from '../../shared/hash.js'
+import { LineCounter } from '../../shared/line-counter.js'
 import { type BudgetCut, groupDigits, nearestFirst, omissionNotice, rootFirstSilent } from './budget.js'
 import { createContext, type DiscoveryContext } from './context.js'
 import { ImportOutcomes } from './import-outcomes.js'

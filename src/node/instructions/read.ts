@@ -1,5 +1,5 @@
 import { dirname } from 'node:path'
-import { hashText } from '../../compile/hash.js'
+import { hashText } from '../../shared/hash.js'
 import type { DenyList } from '../deny-list.js'
 import { readConfinedFile, readFailureText } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'

@@ -1,4 +1,4 @@
-import { utf8Length } from '../../compile/hash.js'
+import { utf8Length } from '../../shared/hash.js'
 import { groupDigits } from './budget.js'
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/

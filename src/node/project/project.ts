@@ -5,60 +5,24 @@ import {
   type CompiledPrompt,
   compile,
   planCache,
-  type TokenCountCache,
 } from '../../compile/index.js'
-import type { FragmentError } from '../../presets/index.js'
-import { createPromptRegistry, type PromptAssembly, type ToolSchema } from '../../registry/index.js'
+import { createPromptRegistry } from '../../registry/index.js'
 import { keyNamespace } from '../../template/index.js'
-import {
-  discoverInstructions,
-  fragmentDirs,
-  type GitDiagnostic,
-  type InstructionDiscovery,
-  type LoadedFragments,
-  loadFragments,
-  nodeHash,
-} from '../index.js'
-import { type BuildFailure, failureOf, frontMatterFailure, type SectionOrigin } from './failure.js'
+import { discoverInstructions, fragmentDirs, type GitDiagnostic, loadFragments, nodeHash } from '../index.js'
+import { failureOf, frontMatterFailure } from './failure.js'
 import type { ProjectOptions } from './options.js'
+import type { ProjectPrompt } from './project-prompt.js'
 import { withIncludedFiles } from './provenance.js'
 import { DEFAULT_MAX_FILE_BYTES } from './read-file.js'
-import { type Catalog, catalogOf, cliResolvers } from './resolvers.js'
+import { catalogOf, cliResolvers } from './resolvers.js'
 import { projectRoot } from './root.js'
-import { type JudgedRule, judgeRules, loadRules } from './rules.js'
+import { judgeRules, loadRules } from './rules.js'
 import { registerSections } from './sections.js'
-import { chooseTemplate, type TemplateSource } from './template-source.js'
+import { chooseTemplate } from './template-source.js'
 import { readToolsFile } from './tools-file.js'
 
-/** "The prompt this project would get", with every fact the commands report on. */
-export interface ProjectPrompt {
-  options: ProjectOptions
-  root: string
-  cwd: string
-  /** `template` (a template file, the project template or `--preset default`), `layered` or `session`. */
-  kind: 'template' | 'layered' | 'session'
-  template?: TemplateSource
-  /** Front-matter problems of the template file (then there is no prompt). */
-  templateErrors: FragmentError[]
-  rules: LoadedFragments
-  judged: JudgedRule[]
-  /** Fragments of the user and project layers (preset overrides), with their load errors. */
-  overrides: LoadedFragments
-  discovery: InstructionDiscovery
-  catalog: Catalog
-  tools: ToolSchema[]
-  /** Section name → where its text is written. */
-  origins: Map<string, SectionOrigin>
-  /** Section name → source for the lock (paths relative to the root). */
-  sources: Record<string, string>
-  /** Why resolved values are absent where that is worth telling (git failed, timed out, refused the repository); one per cause. */
-  resolverDiagnostics: GitDiagnostic[]
-  assembly?: PromptAssembly
-  compiled?: CompiledPrompt
-  failure?: BuildFailure
-  /** Where token counts persist between runs (none with `--no-cache`). */
-  countCache?: TokenCountCache
-}
+/** Re-exported: the CLI and the server take the type from here with `buildProject`. */
+export type { ProjectPrompt }
 
 /**
  * Builds the prompt this project would get (SPEC §9): the template

@@ -3,7 +3,7 @@ import { type Fragment, layeredPreset, sessionPreset } from '../../presets/index
 import type { PromptRegistry, Stability } from '../../registry/index.js'
 import type { SectionOrigin } from './failure.js'
 import { shown } from './paths.js'
-import type { ProjectPrompt } from './project.js'
+import type { ProjectPrompt } from './project-prompt.js'
 import { TEMPLATE_SECTION } from './template-source.js'
 
 /** Where rules land by default: after the template and the preset sections, before the layered preset's tuning. */

@@ -1,5 +1,5 @@
-import { utf8Length } from '../../compile/hash.js'
 import type { AssembleContext, VariableInfo, VariableResolver } from '../../registry/types.js'
+import { utf8Length } from '../../shared/hash.js'
 import type { FileSystemAdapter } from '../adapters.js'
 import type { DenyList } from '../deny-list.js'
 import { groupDigits } from '../instructions/budget.js'

@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path'
-import { LineCounter } from '../../../template/errors.js'
+import { LineCounter } from '../../../shared/line-counter.js'
 import { isInside } from '../../safe-read.js'
 import type { DiscoveryContext } from '../context.js'
 import { type ImportSpan, type Inlined, shiftSpans } from '../import-spans.js'

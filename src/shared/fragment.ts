@@ -1,8 +1,7 @@
 import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument } from 'yaml'
-import { hashText } from '../compile/hash.js'
-import type { Stability } from '../registry/types.js'
-import { positionOf } from '../template/errors.js'
-import type { Dialect } from '../template/index.js'
+import { hashText } from './hash.js'
+import { positionOf } from './line-counter.js'
+import type { Dialect, Stability } from './vocabulary.js'
 
 /**
  * A prompt fragment (SPEC §6): a Markdown body with the fields of its YAML

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { TextCache } from '../template/text-cache.js'
+import { TextCache } from './text-cache.js'
 
 /** A function from text to the lowercase hex sha256 of its UTF-8 bytes. */
 export type HashFunction = (text: string) => string

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
-import { hashText } from '../compile/hash.js'
 import { type FragmentError, formatFragmentError, fragmentIdFromPath, parseFragment } from './fragment.js'
+import { hashText } from './hash.js'
 
 const file = '/cfg/sysprompt/identity/default.md'
 const opts = { file, relPath: 'identity/default.md' }
