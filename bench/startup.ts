@@ -17,7 +17,7 @@ import { heading, table, verdict } from './format.js'
 import { interleave, type RoundResult, ratioWithSpread } from './rounds.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const BIN = join(ROOT, 'dist', 'bin', 'sysprompt.js')
+const BIN = join(ROOT, 'dist', 'bin', 'sysprompt.cjs')
 const SAMPLE = join(ROOT, 'examples', 'sample-project', 'packages', 'api')
 
 /** The reaped children's CPU time so far (ms), or undefined off Linux. */
@@ -44,7 +44,7 @@ function spawn(args: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: num
 export async function runStartupBench({ quick }: { quick: boolean }): Promise<void> {
   console.log(heading('CLI start-up against `node -e 0`'))
   if (!existsSync(BIN)) {
-    console.log('dist/bin/sysprompt.js is missing: run `npm run build` first; skipped')
+    console.log('dist/bin/sysprompt.cjs is missing: run `npm run build` first; skipped')
     return
   }
   const cache = mkdtempSync(join(tmpdir(), 'sysprompt-bench-cache-'))

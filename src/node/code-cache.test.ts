@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { countTokens as libraryCl100k } from 'gpt-tokenizer/encoding/cl100k_base'
 import { countTokens as libraryO200k } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { flushCodeCaches, runCachedModule } from './code-cache.js'
+import { compileCached, flushCodeCaches, runCachedModule } from './code-cache.js'
 import { loadNodeEncoding, useEncodingCodeCache } from './tokenizer-loaders.js'
 
 let dir: string
@@ -89,6 +89,35 @@ describe('runCachedModule', () => {
     const problems = await flushCodeCaches()
     expect(problems.join('\n')).toMatch(/link/)
     expect(await readFile(elsewhere)).not.toHaveLength(0)
+  })
+})
+
+describe('compileCached', () => {
+  it('runs the file as a function of the given parameters, and keeps a cache only when asked, after the run', async () => {
+    const script = join(dir, 'script.cjs')
+    await writeFile(script, 'module.exports.sum = (a, b) => a + b + offset;\n')
+    const path = join(dir, 'cache', 'v8', 'script.bin')
+    const first = compileCached(script, path, ['module', 'offset'])
+    const module = { exports: {} as { sum?: (a: number, b: number) => number } }
+    first.run(module, 10)
+    expect(module.exports.sum?.(1, 2)).toBe(13)
+    expect(await flushCodeCaches()).toEqual([])
+    await expect(readFile(path)).rejects.toThrow(/ENOENT/)
+    first.keep()
+    expect(await flushCodeCaches()).toEqual([])
+    expect(compileCached(script, path, ['module', 'offset']).fromCache).toBe(true)
+    // A known hash that is not the file's: the cache made for the file is not used.
+    expect(compileCached(script, path, ['module', 'offset'], '0'.repeat(64)).fromCache).toBe(false)
+  })
+
+  it('without a cache path reads and writes nothing', async () => {
+    const script = join(dir, 'script.cjs')
+    await writeFile(script, 'module.exports = 1\n')
+    const compiled = compileCached(script, undefined, ['module'])
+    compiled.run({})
+    compiled.keep()
+    expect(compiled.fromCache).toBe(false)
+    expect(await flushCodeCaches()).toEqual([])
   })
 })
 

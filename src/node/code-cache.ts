@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto'
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { Script } from 'node:vm'
 import { writeFileSafely } from './safe-write.js'
 
-// Most of a cold count is V8 compiling gpt-tokenizer's rank table, a 2.4 MB
-// module holding one array literal of 200 000 strings. V8 can keep what it
-// compiled as a code cache (`vm.Script` `cachedData`, the documented way on
-// Node 20, which has no `module.enableCompileCache`), and a later process
-// reads it back in about half the time. The cache files live in the user's
+// Much of a command's start is V8 compiling JavaScript: the bundled command
+// line code (a megabyte and a half), and on a cold count gpt-tokenizer's
+// rank table, a 2.4 MB module holding one array literal of 200 000 strings.
+// V8 can keep what it compiled as a code cache (`vm.Script` `cachedData`,
+// the documented way on Node 20, which has no `module.enableCompileCache`),
+// and a later process reads it back in a fraction of the time. The cache files live in the user's
 // cache directory beside the token counts; each names the Node, V8 and
 // source it was made for plus the sha256 of its payload, and one that does
 // not match (another Node, another gpt-tokenizer, a truncated or corrupt
@@ -88,6 +89,54 @@ function readCache(path: string, sourceHash: string): Buffer | undefined {
 /** Cache files to write when the command ends: path → contents. */
 const pending = new Map<string, Buffer>()
 
+/** A script compiled through the code cache: call `run` with the wrapper's parameters, then `keep` once it has done its work. */
+export interface CachedScript {
+  /** The compiled function (its parameters are `params`), to call once. */
+  run: (...args: unknown[]) => unknown
+  /** Whether V8 took the code from the cache. */
+  fromCache: boolean
+  /**
+   * Queues a cache for {@link flushCodeCaches} when none was used. Called
+   * after the script has run, the cache holds the functions the run
+   * compiled as well, not only the top level.
+   */
+  keep(): void
+}
+
+/**
+ * Compiles the script at `file` as the body of a function taking `params`,
+ * through the code cache at `cachePath` when that holds a valid cache for
+ * this source in this Node and V8 (`undefined`: no cache, read or written).
+ * `sourceHash` is the sha256 of the file when the caller knows it (the
+ * build records the bundle's, so a start-up does not hash a megabyte);
+ * otherwise the file is hashed.
+ */
+export function compileCached(
+  file: string,
+  cachePath: string | undefined,
+  params: readonly string[],
+  knownHash?: string,
+): CachedScript {
+  const source = readFileSync(file, 'utf8')
+  const sourceHash = cachePath === undefined ? '' : (knownHash ?? sha256(source))
+  const cachedData = cachePath === undefined ? undefined : readCache(cachePath, sourceHash)
+  const script = new Script(`(function (${params.join(', ')}) {${source}\n})`, {
+    filename: file,
+    ...(cachedData === undefined ? {} : { cachedData }),
+  })
+  const fromCache = cachedData !== undefined && script.cachedDataRejected !== true
+  return {
+    run: script.runInThisContext() as (...args: unknown[]) => unknown,
+    fromCache,
+    keep() {
+      if (fromCache || cachePath === undefined) return
+      const payload = script.createCachedData()
+      const header = JSON.stringify({ ...expected(sourceHash), payload: sha256(payload) })
+      pending.set(cachePath, Buffer.concat([Buffer.from(`${header}\n`), payload]))
+    },
+  }
+}
+
 /** A module run through the code cache: its exports, and whether V8 took its code from the cache. */
 export interface CachedModule {
   exports: Record<string, unknown>
@@ -97,28 +146,16 @@ export interface CachedModule {
 /**
  * Runs the CommonJS module at `file` (one that needs nothing but `exports`,
  * like gpt-tokenizer's rank tables) and returns its exports, compiled from
- * the code cache in `cacheDir` when that holds a valid one; otherwise the
- * module is compiled from source and a cache for it is queued for
- * {@link flushCodeCaches}.
+ * the code cache in `cacheDir` (`v8/<name>.bin`) when that holds a valid
+ * one; otherwise the module is compiled from source and a cache for it is
+ * queued for {@link flushCodeCaches}.
  */
 export function runCachedModule(file: string, cacheDir: string): CachedModule {
-  const source = readFileSync(file, 'utf8')
-  const sourceHash = sha256(source)
-  const path = join(cacheDir, 'v8', `${basename(file, '.js')}.bin`)
-  const cachedData = readCache(path, sourceHash)
-  const script = new Script(`(function (exports) {${source}\n})`, {
-    filename: file,
-    ...(cachedData === undefined ? {} : { cachedData }),
-  })
+  const script = compileCached(file, join(cacheDir, 'v8', `${basename(file, '.js')}.bin`), ['exports'])
   const exports: Record<string, unknown> = {}
-  ;(script.runInThisContext() as (exports: Record<string, unknown>) => void)(exports)
-  const fromCache = cachedData !== undefined && script.cachedDataRejected !== true
-  if (!fromCache) {
-    const payload = script.createCachedData()
-    const header = JSON.stringify({ ...expected(sourceHash), payload: sha256(payload) })
-    pending.set(path, Buffer.concat([Buffer.from(`${header}\n`), payload]))
-  }
-  return { exports, fromCache }
+  script.run(exports)
+  script.keep()
+  return { exports, fromCache: script.fromCache }
 }
 
 /**
@@ -130,10 +167,10 @@ export function runCachedModule(file: string, cacheDir: string): CachedModule {
 export async function flushCodeCaches(): Promise<string[]> {
   const problems: string[] = []
   for (const [path, bytes] of pending) {
-    const dir = join(path, '..')
+    const dir = dirname(path)
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 })
-      await writeFileSafely(path, bytes, { root: join(dir, '..') })
+      await writeFileSafely(path, bytes, { root: dirname(dir) })
     } catch (error) {
       problems.push((error as Error).message)
     }

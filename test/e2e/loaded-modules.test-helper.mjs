@@ -1,7 +1,8 @@
 // Preloaded with `node --import` by the start-up tests: records every module
 // the process loads, ES modules through a resolve hook (which runs on the
 // loader thread, so it appends to the log file itself), CommonJS ones (what
-// `createRequire` loads) from the require cache at exit, and every file read
+// `createRequire` loads) from the require cache at exit, Node's built-in
+// modules from `process.moduleLoadList`, and every file read
 // with `readFileSync` (the CLI compiles gpt-tokenizer's rank tables through
 // V8's code cache from the file's text, not through `require`).
 import { appendFileSync } from 'node:fs'
@@ -20,6 +21,9 @@ if (log !== undefined && log !== '') {
   syncBuiltinESMExports()
   process.on('exit', () => {
     const loaded = Object.keys(require.cache)
+    // Node's own modules as `builtin:<name>` (the bundled command requires them from one file).
+    for (const entry of process.moduleLoadList)
+      if (entry.startsWith('NativeModule ')) loaded.push(`builtin:${entry.slice('NativeModule '.length)}`)
     if (loaded.length > 0) appendFileSync(log, `${loaded.join('\n')}\n`)
   })
 }
