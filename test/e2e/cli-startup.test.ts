@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readFile, rm } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -53,6 +53,24 @@ describe('start-up loads only what a command needs', () => {
     expect(JSON.parse(again.result.stdout)).toEqual(JSON.parse(run.result.stdout))
     // The prompt pipeline ran: its OS adapter loaded `node:os` (which --help must not).
     expect(run.all).toContain(PIPELINE_MARK)
+  })
+
+  it('the command line code compiles through a code cache per command; a damaged one is rebuilt, never run', async () => {
+    const repo = await makeRepo('code-cache')
+    const cache = join(sandbox.base, 'code-cache')
+    const first = await cli(['inspect', '--json'], { cwd: repo, env: env({ XDG_CACHE_HOME: cache }) })
+    expect(first.code).toBe(0)
+    const file = join(cache, 'sysprompt', 'v8', 'cli-inspect.bin')
+    expect(existsSync(file)).toBe(true)
+    expect(existsSync(join(cache, 'sysprompt', 'v8', 'cli-root.bin'))).toBe(false)
+    const good = await readFile(file)
+    const damaged = Buffer.from(good)
+    damaged[damaged.length - 16]! ^= 0xff
+    await writeFile(file, damaged)
+    const again = await cli(['inspect', '--json'], { cwd: repo, env: env({ XDG_CACHE_HOME: cache }) })
+    expect(again.stderr).toBe('')
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout))
+    expect((await readFile(file)).equals(damaged)).toBe(false)
   })
 
   it('--help and --version load nothing of the tokenizer package, nor the prompt pipeline', async () => {
