@@ -12,6 +12,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'lint',
   'check',
   'explain',
+  'matrix',
   'init',
   'sessions',
   'serve',

@@ -96,6 +96,12 @@ export const COMMANDS: readonly {
     load: async () => (await import('./commands/explain.js')).registerExplain,
   },
   {
+    name: 'matrix',
+    term: 'matrix [options]',
+    description: 'one table of what each harness loads here: at start, per working path, tokens, cuts, rules',
+    load: async () => (await import('./commands/matrix.js')).registerMatrix,
+  },
+  {
     name: 'init',
     term: 'init [options]',
     description: 'write a starter .sysprompt/ (template, an example rule, a preset fragment override)',

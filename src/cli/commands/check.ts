@@ -15,7 +15,8 @@ import { buildProject, type ProjectPrompt } from '../../node/project/project.js'
 import { DEFAULT_MAX_FILE_BYTES, jsonErrorWithoutExcerpt, readCliFile } from '../../node/project/read-file.js'
 import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
-import { CliError, EXIT } from '../errors.js'
+import { CliError, EXIT, UsageError } from '../errors.js'
+import { parseModes } from '../harness-loads.js'
 import { findMachineValues, lockOptions, machineValues } from '../lock-machine.js'
 import {
   addPromptOptions,
@@ -26,6 +27,7 @@ import {
 } from '../options.js'
 import { json } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
+import { checkSame } from './check-same.js'
 
 /** The lock file's name, in the project root. */
 export const LOCK_FILE = 'sysprompt.lock'
@@ -124,13 +126,18 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
     program
       .command('check')
       .description(`compare the prompt with ${LOCK_FILE} in the project root (exit 1 on any difference)`)
-      .option('--update', `write ${LOCK_FILE} from the current prompt`),
+      .option('--update', `write ${LOCK_FILE} from the current prompt`)
+      .option(
+        '--same <modes>',
+        'instead of the lock: fail unless these harnesses (e.g. claude,codex,copilot) load the same instruction texts for each --path (default: the working directory)',
+      ),
   )
     .addHelpText(
       'after',
       examples([
         ['sysprompt check --update', `write ${LOCK_FILE} (commit it)`],
         ['sysprompt check', 'in CI: fail when the prompt changed'],
+        ['sysprompt check --same claude,codex,copilot --path src/app.ts', 'one set of rules for every agent'],
         [
           'sysprompt check --set env:HOME_DIR=/workspace',
           'pin a value that differs between machines (prompt:cwd, the host, home and user are pinned already)',
@@ -140,6 +147,12 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
     .action(async (raw: RawOptions) => {
       const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
+      if (typeof raw.same === 'string') {
+        if (raw.update === true)
+          throw new UsageError('--same and --update do different checks', 'pass only one of them')
+        await checkSame(ctx, options, parseModes(raw.same, '--same'))
+        return
+      }
       const update = raw.update === true
       const { project, lock, lockPath, machine, note } = await buildWithLock(options, ctx.io.env, !update)
       if (note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${note}\n`)

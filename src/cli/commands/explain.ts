@@ -89,7 +89,7 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
       print.out(
         options.json
           ? json({ kind: 'instructions', ...explained })
-          : `${shown(explained.file, root)}: ${print.paint(tone, explained.status)}: ${explained.reason}\n`,
+          : `${shown(explained.file, root)}: ${print.paint(tone, explained.status)}: ${explained.reason}${explained.activation === undefined ? '' : ` (activation: ${explained.activation})`}\n`,
       )
       ctx.exit(EXIT.ok)
     })

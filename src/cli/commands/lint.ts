@@ -3,6 +3,7 @@ import { shown } from '../../node/project/paths.js'
 import { buildProject } from '../../node/project/project.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
+import { parseModes } from '../harness-loads.js'
 import { DEFAULT_MAX_TOKENS, type Finding, runLint } from '../lint/index.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { json, type Paint } from '../output.js'
@@ -48,7 +49,11 @@ export function registerLint(program: Command, ctx: CommandContext): void {
       .description(
         'report template, variable, size, cache, Unicode, secret and special-token problems (exit 1 on errors)',
       )
-      .option('--max-tokens <n>', `warn when the prompt is larger (default ${DEFAULT_MAX_TOKENS})`),
+      .option('--max-tokens <n>', `warn when the prompt is larger (default ${DEFAULT_MAX_TOKENS})`)
+      .option(
+        '--modes <list>',
+        'harnesses that must see the same instructions, e.g. claude,codex,copilot (default: modes: in .sysprompt/config)',
+      ),
   )
     .addHelpText(
       'after',
@@ -56,15 +61,20 @@ export function registerLint(program: Command, ctx: CommandContext): void {
         ['sysprompt lint', 'the current project'],
         ['sysprompt lint --template prompt.md', 'a template file; positions are lines of that file'],
         ['sysprompt lint --provider openai --max-tokens 4000', 'with another cache minimum and budget'],
+        [
+          'sysprompt lint --modes claude,codex,copilot',
+          'also: do these harnesses read the same instructions?',
+        ],
         ['sysprompt lint --json', 'findings as data: [{ severity, code, message, file, line, column }]'],
       ]),
     )
     .action(async (raw: RawOptions) => {
       const limit = maxTokens(raw.maxTokens)
+      const modes = typeof raw.modes === 'string' ? parseModes(raw.modes) : undefined
       const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
-      const findings = await runLint(project, { maxTokens: limit })
+      const findings = await runLint(project, { maxTokens: limit, ...(modes === undefined ? {} : { modes }) })
       print.out(options.json ? json(findings) : render(findings, ctx.io.cwd, print.paint))
       ctx.exit(findings.some((f) => f.severity === 'error') ? EXIT.findings : EXIT.ok)
     })

@@ -1,7 +1,9 @@
+import type { InstructionMode } from '../../node/instructions/types.js'
 import type { ProjectPrompt } from '../../node/project/project.js'
 import { keyNamespace } from '../../template/index.js'
 import { tokenizeBracket } from '../../template/tokenize-bracket.js'
 import { tokenizeMustache } from '../../template/tokenize-mustache.js'
+import { lintConventions } from './conventions.js'
 import { fileVariableReasons } from './file-variables.js'
 import { readIncludedFiles } from './included-files.js'
 import { lintFragmentErrors, lintInstructions } from './instructions.js'
@@ -20,6 +22,8 @@ export type { Finding, Severity } from './types.js'
 export interface LintOptions {
   /** A prompt over this many tokens is a warning. */
   maxTokens: number
+  /** Harnesses that must see the same instructions (`--modes`); else `.sysprompt/config`'s `modes:`. */
+  modes?: readonly InstructionMode[]
 }
 
 function keyLookup(project: ProjectPrompt): KeyLookup {
@@ -92,7 +96,8 @@ function sortFindings(findings: Finding[]): Finding[] {
  * file), invisible or bidirectional Unicode, likely secrets and special
  * tokens in every included file, instruction-file problems, then, on the
  * compiled prompt, size over budget, cache warnings and secrets that came
- * in through variable values. Findings with a file come first, by file,
+ * in through variable values; and the cross-convention rule findings
+ * (`conventions.ts`). Findings with a file come first, by file,
  * line and column.
  */
 export async function runLint(project: ProjectPrompt, options: LintOptions): Promise<Finding[]> {
@@ -120,6 +125,7 @@ export async function runLint(project: ProjectPrompt, options: LintOptions): Pro
   }
   findings.push(...lintInstructions(project, files))
   findings.push(...lintLateBoundRules(project, files))
+  findings.push(...(await lintConventions(project, options.modes)))
   for (const d of project.resolverDiagnostics)
     findings.push({ severity: 'warning', code: d.code, message: d.message })
   const { compiled, failure } = project

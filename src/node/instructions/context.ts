@@ -15,6 +15,8 @@ import type {
   InstructionMode,
   InstructionReasonCode,
   PreloadRequest,
+  RequestedRule,
+  RuleActivation,
 } from './types.js'
 
 /** What discovery decided about one file, kept for `explainInstructions`. */
@@ -40,6 +42,10 @@ export class DiscoveryContext {
   candidates: readonly string[] = []
   /** Files the mode found that the harness loads only when the agent works near them, in the order found. */
   readonly onDemand: OnDemandCandidate[] = []
+  /** When the tool applies each rule file the mode found (convention modes), by path. */
+  readonly activations = new Map<string, RuleActivation>()
+  /** Rules the tool loads only on request or by hand, in the order found. */
+  readonly onRequest: RequestedRule[] = []
   /** Names imports never read (`.git/`, `.env`, keys…), less the `allowFiles` globs. */
   readonly denyList: DenyList
 

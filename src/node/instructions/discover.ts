@@ -68,13 +68,14 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     }
     const truncated = entry.file.truncated || cut.omitted > 0
     if (truncated) cutSomething = true
+    const activation = context.activations.get(entry.path)
     if (cut.omitted > 0) {
       // A cut of the inlined text itself is measured in its characters; a cut synopsis loses an unknown part of each import.
       const fates = importFates(entry.spans ?? [], bodies[index] === entry.text ? cut.kept.length : undefined)
       imports.add(entry, fates)
-      files.push({ ...markCutImports(entry.file, fates), truncated })
+      files.push({ ...markCutImports(entry.file, fates), truncated, ...(activation && { activation }) })
     } else {
-      files.push({ ...entry.file, truncated })
+      files.push({ ...entry.file, truncated, ...(activation && { activation }) })
     }
     const made = block(context, plan, entry, cut)
     blocks.push(made)
@@ -105,6 +106,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     diagnostics: context.diagnostics,
     onDemand,
     lateBound,
+    onRequest: context.onRequest,
     harness: harnessView(context, preload === 'none' ? [] : viewed, lateBound, text),
   }
 }
@@ -173,6 +175,14 @@ function record(
   position: number,
 ): void {
   const shown = context.display(entry.path)
+  if (entry.limit !== undefined && cut.omitted === 0) {
+    context.decide(entry.path, {
+      status: 'truncated',
+      code: 'truncated',
+      reason: `${groupDigits(entry.limit.omitted)} of its characters were cut (${entry.limit.rule})`,
+    })
+    return
+  }
   if (cut.omitted > 0) {
     const kept = cut.kept.length === 0 ? 'none' : `the first ${groupDigits(utf8Length(cut.kept))}`
     const silent = plan.cap.kind === 'root-first-silent'

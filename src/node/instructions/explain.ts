@@ -18,7 +18,8 @@ export async function explainInstructions(
   const dir = await context.fs.realpath(dirname(asked)).catch(() => dirname(asked))
   const file = join(dir, basename(asked))
   const decided = context.decisions.get(file) ?? context.decisions.get(asked)
-  if (decided !== undefined) return { file, ...decided }
+  const activation = context.activations.get(file) ?? context.activations.get(asked)
+  if (decided !== undefined) return { file, ...decided, ...(activation && { activation }) }
   const shown = context.display(file)
   if (!context.candidates.includes(basename(file))) {
     return {

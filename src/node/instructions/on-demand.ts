@@ -102,6 +102,7 @@ export function resolveOnDemand(
     const tokens = context.count(text)
     const when = whenWords(context, trigger)
     const loadedFor = context.options.paths.filter((path) => fires(trigger, path))
+    const activation = context.activations.get(loaded.path)
     onDemand.push({
       path: loaded.path,
       when,
@@ -110,6 +111,7 @@ export function resolveOnDemand(
       bytes: loaded.bytes,
       hash: loaded.hash,
       loadedFor,
+      ...(activation && { activation }),
     })
     if (loadedFor.length === 0) {
       context.decide(loaded.path, {

@@ -19,6 +19,8 @@ export interface PlannedEntry {
   note?: string
   /** Where each inlined import (any depth) sits in `text`, for modes that inline. */
   spans?: readonly ImportSpan[]
+  /** A cut the tool makes in this one file (Windsurf's per-rule limit): what it cost and the rule, for `explain`. */
+  limit?: { omitted: number; rule: string }
 }
 
 /** Which cap a mode applies: none, our visible nearest-first budget, or Codex's silent root-first cut. */

@@ -7,7 +7,44 @@ import type { InstructionSpan } from './render.js'
  * mode reproduces the files, order, imports and cap of one harness as
  * observed by running it (see each `modes/*.ts` for its rule list).
  */
-export type InstructionMode = 'sysprompt' | 'codex' | 'claude' | 'gemini' | 'pi' | 'opencode'
+export type InstructionMode = 'sysprompt' | 'codex' | 'claude' | 'gemini' | 'pi' | 'opencode' | ConventionMode
+
+/**
+ * The modes reproduced from a tool's documentation rather than from
+ * recordings (issue 16): each reads its own rule files, whose activation
+ * is data (`RuleActivation`).
+ */
+export type ConventionMode =
+  | 'copilot'
+  | 'cursor'
+  | 'windsurf'
+  | 'cline'
+  | 'kiro'
+  | 'zed'
+  | 'junie'
+  | 'amp'
+  | 'continue'
+
+/** The convention modes, in a stable order. */
+export const CONVENTION_MODES: readonly ConventionMode[] = [
+  'copilot',
+  'cursor',
+  'windsurf',
+  'cline',
+  'kiro',
+  'zed',
+  'junie',
+  'amp',
+  'continue',
+]
+
+/**
+ * When a tool applies a rule file (SPEC §6): `always` (at session start),
+ * `glob` (when the agent works on a file its globs match: on demand,
+ * late-bound for `--path`), `requested` (the model decides from its
+ * description), `manual` (only when the user names it).
+ */
+export type RuleActivation = 'always' | 'glob' | 'requested' | 'manual'
 
 /** The mode names, in a stable order (for CLIs and validation). */
 export const INSTRUCTION_MODES: readonly InstructionMode[] = [
@@ -17,6 +54,7 @@ export const INSTRUCTION_MODES: readonly InstructionMode[] = [
   'gemini',
   'pi',
   'opencode',
+  ...CONVENTION_MODES,
 ]
 
 /** What the caller asks to preload: the files themselves (`full`), a synopsis of each, or nothing. */
@@ -102,6 +140,8 @@ export interface InstructionFile {
   truncated: boolean
   /** Files it imports, inlined into its text, in the order they were inlined (modes that inline). */
   imports?: InstructionFile[]
+  /** For a rule file of a convention mode: when the tool applies it (`always` for what loads at start). */
+  activation?: RuleActivation
 }
 
 /** Stable codes of discovery diagnostics. */
@@ -166,6 +206,22 @@ export interface OnDemandFile {
   hash: string
   /** The working paths (`paths`) that load it; empty when none does. */
   loadedFor: string[]
+  /** `glob` for a rule attached by its globs; absent for a file loaded under its directory. */
+  activation?: RuleActivation
+}
+
+/**
+ * A rule the tool loads neither at start nor for a path: the model asks
+ * for it by its description (`requested`), or the user names it (`manual`).
+ */
+export interface RequestedRule {
+  path: string
+  activation: 'requested' | 'manual'
+  /** What the model decides on (`requested`), when the rule has one. */
+  description?: string
+  tokens: number
+  bytes: number
+  hash: string
 }
 
 /**
@@ -236,6 +292,8 @@ export interface InstructionDiscovery {
   onDemand: OnDemandFile[]
   /** The on-demand files that the working `paths` load: late-bound, never in `text`. */
   lateBound: LateBoundFile[]
+  /** Rules loaded only on request or by hand (convention modes; empty elsewhere). */
+  onRequest: RequestedRule[]
   /** The text and placement that the mode's harness itself sends for these files. */
   harness: HarnessView
 }
@@ -264,6 +322,10 @@ export type InstructionReasonCode =
   | 'import-too-deep'
   | 'on-demand'
   | 'late-bound'
+  | 'on-request'
+  | 'manual-rule'
+  | 'excluded-agent'
+  | 'wrong-extension'
 
 /** What `explainInstructions` returns for one file. */
 export interface InstructionExplanation {
@@ -274,4 +336,6 @@ export interface InstructionExplanation {
   code: InstructionReasonCode
   /** One sentence a user can act on. */
   reason: string
+  /** For a rule file of a convention mode: when the tool applies it. */
+  activation?: RuleActivation
 }

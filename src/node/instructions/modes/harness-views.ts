@@ -222,6 +222,21 @@ function sysprompt(context: DiscoveryContext, entries: readonly ViewEntry[], tex
 }
 
 /**
+ * A convention mode (issue 16): its tool's framing is not published, so the
+ * discovery text stands in the system prompt and late-bound rules in a
+ * tool result, both marked inexact.
+ */
+function convention(
+  context: DiscoveryContext,
+  entries: readonly ViewEntry[],
+  late: readonly LateBoundFile[],
+  text: string,
+): HarnessPart[] {
+  const start = sysprompt(context, entries, text).map((p) => ({ ...p, exact: false }))
+  return [...start, ...unframedLate(context, late)]
+}
+
+/**
  * The harness view of one discovery (SPEC §6): the text and placement the
  * mode's harness sends for the files it loaded, with the late-bound files
  * where the harness puts them.
@@ -244,6 +259,8 @@ export function harnessView(
             ? pi(context, entries)
             : mode === 'opencode'
               ? opencode(context, entries, late)
-              : sysprompt(context, entries, text)
+              : mode === 'sysprompt'
+                ? sysprompt(context, entries, text)
+                : convention(context, entries, late, text)
   return { mode, parts }
 }

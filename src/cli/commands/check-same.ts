@@ -1,0 +1,67 @@
+import type { InstructionMode } from '../../node/instructions/types.js'
+import { projectRoot } from '../../node/project/root.js'
+import { type CommandContext, printer } from '../command.js'
+import { EXIT, UsageError } from '../errors.js'
+import { discoverAll } from '../harness-loads.js'
+import type { PromptOptions } from '../options.js'
+import { json } from '../output.js'
+import { firstDifference, type SameDifference } from '../same.js'
+
+/**
+ * `check --same a,b,…` (issue 16): for each working path (`--path`, else
+ * the working directory), the instruction texts each harness loads, each
+ * after its own cut, compared as sets (order and framing ignored). Exit 1
+ * naming the path and the first differing file when they are not equal.
+ */
+export async function checkSame(
+  ctx: CommandContext,
+  options: PromptOptions,
+  modes: readonly InstructionMode[],
+): Promise<void> {
+  if (modes.length < 2)
+    throw new UsageError(
+      `--same ${modes.join(',')}: names one harness`,
+      'name two or more, e.g. --same claude,codex',
+    )
+  const print = printer(ctx, options.color)
+  const root = await projectRoot(options.cwd, options.root)
+  const loads = await discoverAll({
+    cwd: options.cwd,
+    root,
+    modes,
+    paths: options.paths,
+    // Texts are compared, never counted.
+    tokenizer: 'estimate',
+  })
+  const paths = options.paths.length === 0 ? [undefined] : options.paths
+  const results = paths.map((path) => ({ path, difference: firstDifference(loads, path, root, options.cwd) }))
+  const failed = results.filter(
+    (r): r is { path: string | undefined; difference: SameDifference } => r.difference !== undefined,
+  )
+  if (options.json) {
+    print.out(
+      json({
+        ok: failed.length === 0,
+        modes,
+        paths: results.map((r) => ({
+          path: r.difference?.path ?? r.path ?? null,
+          same: r.difference === undefined,
+          ...(r.difference === undefined ? {} : { difference: r.difference }),
+        })),
+      }),
+    )
+  } else if (failed.length === 0) {
+    const where =
+      options.paths.length === 0
+        ? 'the working directory'
+        : `${options.paths.length} working path${options.paths.length === 1 ? '' : 's'}`
+    print.out(`${print.paint('green', 'ok')}: ${modes.join(', ')} load the same instructions for ${where}\n`)
+  } else {
+    for (const { difference } of failed) print.out(`${print.paint('red', '✗')} ${difference.message}\n`)
+    const first = failed[0]!.difference
+    ctx.io.stderr.write(
+      `sysprompt: ${modes.join(', ')} do not load the same instructions: ${first.message}; give every harness the same files (a link or a shared AGENTS.md) or drop that harness from --same\n`,
+    )
+  }
+  ctx.exit(failed.length === 0 ? EXIT.ok : EXIT.findings)
+}

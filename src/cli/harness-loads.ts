@@ -1,0 +1,105 @@
+import type { TokenCountCache, TokenizerName } from '../compile/index.js'
+import { discoverInstructions } from '../node/index.js'
+import {
+  INSTRUCTION_MODES,
+  type InstructionDiscovery,
+  type InstructionMode,
+} from '../node/instructions/types.js'
+import { UsageError } from './errors.js'
+
+/**
+ * What several harnesses load in one repository (issue 16): the discovery
+ * of each mode asked for, with the same working paths, and the texts each
+ * one sends for a working path after its own cut. `matrix`, `check --same`
+ * and the cross-convention lint read these.
+ */
+
+/** One harness's discovery. */
+export interface HarnessLoad {
+  mode: InstructionMode
+  discovery: InstructionDiscovery
+}
+
+/** One file's text as a harness sends it: at start (after the harness's cut) or late-bound for a path. */
+export interface LoadedText {
+  path: string
+  text: string
+  when: 'start' | 'path'
+}
+
+/** `--modes a,b,…` checked against the mode names; a usage error names the bad one and the choices. */
+export function parseModes(value: string, option = '--modes'): InstructionMode[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0)
+  if (names.length === 0)
+    throw new UsageError(`${option} is empty`, `name modes, e.g. ${option} claude,codex`)
+  for (const name of names) {
+    if (!(INSTRUCTION_MODES as readonly string[]).includes(name))
+      throw new UsageError(
+        `${option} ${name}: not a mode`,
+        `use a comma-separated list of ${INSTRUCTION_MODES.join(', ')}`,
+      )
+  }
+  return [...new Set(names)] as InstructionMode[]
+}
+
+/** Options of {@link discoverAll}. */
+export interface DiscoverAllOptions {
+  cwd: string
+  root: string
+  modes: readonly InstructionMode[]
+  /** Working paths, absolute. */
+  paths: readonly string[]
+  tokenizer: TokenizerName
+  countCache?: TokenCountCache
+  home?: string
+}
+
+/** Runs each mode's discovery, one after another (each walks the same tree; in turn keeps the file handles few). */
+export async function discoverAll(options: DiscoverAllOptions): Promise<HarnessLoad[]> {
+  const out: HarnessLoad[] = []
+  for (const mode of options.modes) {
+    const discovery = await discoverInstructions({
+      cwd: options.cwd,
+      root: options.root,
+      mode,
+      paths: options.paths,
+      tokenizer: options.tokenizer,
+      ...(options.countCache === undefined ? {} : { countCache: options.countCache }),
+      ...(options.home === undefined ? {} : { home: options.home }),
+    })
+    out.push({ mode, discovery })
+  }
+  return out
+}
+
+/**
+ * The texts a harness sends: each file loaded at start as the model reads
+ * it (after the harness's cut; a file cut away entirely is absent), then,
+ * for `path`, the files late-bound for it.
+ */
+export function textsFor(load: HarnessLoad, path: string | undefined): LoadedText[] {
+  const { discovery } = load
+  const start: LoadedText[] = discovery.spans.map((span) => ({
+    path: span.path,
+    text: discovery.text.slice(span.start, span.end),
+    when: 'start',
+  }))
+  if (path === undefined) return start
+  const late: LoadedText[] = discovery.lateBound
+    .filter((file) => file.loadedFor.includes(path))
+    .map((file) => ({ path: file.path, text: file.text, when: 'path' }))
+  return [...start, ...late]
+}
+
+/** How two texts compare when order and framing are ignored: trimmed, line endings and trailing blanks aside. */
+export function normalText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .trim()
+}

@@ -1,0 +1,128 @@
+import { join } from 'node:path'
+import { groupDigits } from '../budget.js'
+import type { DiscoveryContext } from '../context.js'
+import { dirsDown } from '../git-root.js'
+import { dirsBelow } from '../on-demand.js'
+import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
+import type { RuleActivation } from '../types.js'
+import {
+  alwaysFile,
+  descriptionOf,
+  fileRule,
+  globList,
+  listRules,
+  loadRuleFile,
+  readRule,
+} from './convention.js'
+
+/** Windsurf reads at most this many characters of one rule file. */
+export const WINDSURF_RULE_CHARS = 12_000
+
+const TRIGGERS: Readonly<Record<string, RuleActivation>> = {
+  always_on: 'always',
+  glob: 'glob',
+  model_decision: 'requested',
+  manual: 'manual',
+}
+
+/**
+ * `windsurf` mode: Windsurf's Cascade, from its documentation ("Memories &
+ * Rules", docs.windsurf.com/windsurf/cascade/memories, and "AGENTS.md",
+ * docs.windsurf.com/windsurf/cascade/agents-md). Rules:
+ * - global: `~/.codeium/windsurf/memories/global_rules.md`, always on;
+ * - `.windsurf/rules/*.md` in every directory from the git root (the
+ *   workspace's parents up to it) down to cwd; `trigger: always_on` at
+ *   start, `glob` (with `globs`, relative to the directory holding
+ *   `.windsurf`) on demand, `model_decision` on request by its
+ *   `description`, `manual` only when named; a rule without `trigger` is
+ *   taken as always on (the documentation names no default);
+ * - the legacy `.windsurfrules` at the root: at start;
+ * - `AGENTS.md` at the root: always on; in a subdirectory: as the glob
+ *   `<dir>/**`, so on demand when the agent works under it;
+ * - each rule file is cut at 12 000 characters (the documented limit),
+ *   visibly: the file is marked truncated and a diagnostic says where;
+ * - no other cap (an explicit `maxBytes` applies the nearest-first budget).
+ */
+export const windsurfMode: ModeRules = {
+  async plan(context) {
+    const root = context.root
+    const dirs = dirsDown(root, context.cwd)
+    context.candidates = ['.windsurfrules', 'AGENTS.md', 'global_rules.md']
+    context.walk = { dirs, description: `the directories from the git root ${root} down to ${context.cwd}` }
+    const entries: PlannedEntry[] = []
+    const globals = context.options.globalFiles ?? [
+      join(context.home, '.codeium', 'windsurf', 'memories', 'global_rules.md'),
+    ]
+    for (const path of globals)
+      push(context, entries, await alwaysFile(context, path, context.home, 'global'))
+    for (const dir of dirs) {
+      const listed = await listRules(join(dir, '.windsurf', 'rules'), (name) => name.endsWith('.md'), false)
+      for (const path of listed.files) {
+        const loaded = await loadRuleFile(context, path, dir)
+        if (loaded === undefined) continue
+        const rule = readRule(loaded.text, path)
+        const trigger = typeof rule.data.trigger === 'string' ? rule.data.trigger : 'always_on'
+        const activation = TRIGGERS[trigger] ?? 'manual'
+        const description = descriptionOf(rule.data)
+        const entry = await fileRule(context, loaded, {
+          activation,
+          globs: globList(rule.data.globs),
+          base: dir,
+          text: limited(context, path, rule.body),
+          tool: 'Windsurf',
+          because:
+            TRIGGERS[trigger] === undefined
+              ? `trigger ${trigger} is not one Windsurf knows`
+              : `trigger: ${trigger}`,
+          ...(description === undefined ? {} : { description }),
+        })
+        push(context, entries, entry, rule.body)
+      }
+    }
+    push(context, entries, await alwaysFile(context, join(root, '.windsurfrules'), root))
+    push(context, entries, await alwaysFile(context, join(root, 'AGENTS.md'), root))
+    for (const dir of await dirsBelow(context, root)) {
+      const path = join(dir, 'AGENTS.md')
+      const loaded = await loadRuleFile(context, path, dir)
+      if (loaded === undefined) continue
+      context.activations.set(path, 'glob')
+      context.onDemand.push({
+        loaded,
+        trigger: { kind: 'matches', globs: ['**'], base: dir },
+        text: limited(context, path, loaded.text),
+      })
+    }
+    return { entries, cap: optionalCap(context) }
+  },
+}
+
+/** A rule's text as Windsurf reads it: its first 12 000 characters, the cut reported where it falls. */
+function limited(context: DiscoveryContext, path: string, text: string): string {
+  if (text.length <= WINDSURF_RULE_CHARS) return text
+  context.report(
+    'truncated',
+    `Windsurf reads only the first ${groupDigits(WINDSURF_RULE_CHARS)} characters of ${context.display(path)}; its last ${groupDigits(text.length - WINDSURF_RULE_CHARS)} never reach the model. Split the rule into smaller files.`,
+    path,
+  )
+  return text.slice(0, WINDSURF_RULE_CHARS)
+}
+
+/** Adds an entry at start, marking the per-rule cut on it. */
+function push(
+  context: DiscoveryContext,
+  entries: PlannedEntry[],
+  entry: PlannedEntry | undefined,
+  full?: string,
+): void {
+  if (entry === undefined) return
+  const whole = full ?? entry.text
+  if (whole.length > WINDSURF_RULE_CHARS) {
+    entry.text = full === undefined ? limited(context, entry.path, whole) : entry.text
+    entry.file = { ...entry.file, truncated: true }
+    entry.limit = {
+      omitted: whole.length - WINDSURF_RULE_CHARS,
+      rule: `Windsurf reads ${groupDigits(WINDSURF_RULE_CHARS)} characters of a rule file`,
+    }
+  }
+  entries.push(entry)
+}

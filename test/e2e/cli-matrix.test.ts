@@ -1,0 +1,101 @@
+import { cp, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { cli, fast, json, makeGitDir, oneErrorLine, sandbox, useSandbox } from './cli.test-helper.js'
+
+// `sysprompt matrix` of the built CLI, on the shared multi-convention fixture tree.
+useSandbox()
+
+let repo = ''
+beforeAll(async () => {
+  repo = await makeGitDir('conventions')
+  await cp(join(import.meta.dirname, '..', 'fixtures', 'conventions', 'repo'), repo, { recursive: true })
+  // A Copilot file longer than code review's 4 000-character reading: line 101 holds character 4 001.
+  await writeFile(join(repo, '.github', 'copilot-instructions.md'), `${'x'.repeat(39)}\n`.repeat(150))
+})
+
+interface Row {
+  path: string | null
+  start: string[]
+  forPath: string[]
+  tokens: { start: number; path: number; total: number }
+  cut: { file: string; line?: number; rule: string }[]
+  fires: string[]
+}
+
+describe('matrix', () => {
+  it('prints a summary line per harness, then one row per harness and working path, within 80 columns', async () => {
+    const r = await cli(['matrix', '--path', 'src/app.ts', '--path', 'README.md', ...fast], {
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? '', HOME: sandbox.home, COLUMNS: '80' },
+    })
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
+    const header = lines.findIndex((l) => l.startsWith('harness'))
+    expect(header).toBeGreaterThan(0)
+    // Summaries first: every harness is named before the table starts.
+    for (const mode of ['codex', 'claude', 'copilot', 'cursor', 'windsurf', 'continue'])
+      expect(
+        lines.slice(0, header).some((l) => l.startsWith(`${mode}: `)),
+        mode,
+      ).toBe(true)
+    const rows = lines.slice(header + 1)
+    const copilot = rows.filter((l) => l.startsWith('copilot '))
+    expect(copilot).toHaveLength(2)
+    expect(copilot[0]).toMatch(/src\/app\.ts/)
+    expect(copilot[0]).toMatch(/ts\.instructions\.md/)
+    expect(copilot[1]).toMatch(/README\.md/)
+    expect(lines.slice(0, header).join(' ').replace(/ +/g, ' ')).toMatch(
+      /code review reads 4 000 characters of a file/,
+    )
+  })
+
+  it('gives the same table as data with --json, and the Copilot budget where it cuts', async () => {
+    const r = await cli(['matrix', '--modes', 'copilot,cursor', '--path', 'src/app.ts', '--json', ...fast], {
+      cwd: repo,
+    })
+    expect(r.code, r.stderr).toBe(0)
+    const data = json(r) as { harnesses: { mode: string; budget: string | null; rows: Row[] }[] }
+    expect(data.harnesses.map((h) => h.mode)).toEqual(['copilot', 'cursor'])
+    const [copilot, cursor] = data.harnesses
+    expect(copilot!.budget).toBe('code review reads 4 000 characters of a file')
+    expect(copilot!.rows[0]!.cut).toEqual([
+      {
+        file: '.github/copilot-instructions.md',
+        line: 101,
+        omitted: 2000,
+        rule: 'code review reads 4 000 characters of a file',
+      },
+    ])
+    expect(cursor!.rows[0]).toMatchObject({
+      path: 'src/app.ts',
+      start: ['.cursor/rules/always.mdc', '.cursorrules', 'AGENTS.md'],
+      forPath: ['.cursor/rules/ts.mdc', 'src/.cursor/rules/src.mdc', 'src/AGENTS.md'],
+      fires: ['.cursor/rules/ts.mdc', 'src/.cursor/rules/src.mdc', 'src/AGENTS.md'],
+    })
+    expect(cursor!.rows[0]!.tokens.path).toBeGreaterThan(0)
+    expect(cursor!.rows[0]!.tokens.total).toBe(cursor!.rows[0]!.tokens.start + cursor!.rows[0]!.tokens.path)
+  })
+
+  it("explain names a rule's activation in a convention mode", async () => {
+    const [ask, ts] = await Promise.all([
+      cli(['explain', '.cursor/rules/ask.mdc', '--mode', 'cursor'], { cwd: repo }),
+      cli(['explain', '.cursor/rules/ts.mdc', '--mode', 'cursor', '--path', 'src/app.ts', '--json'], {
+        cwd: repo,
+      }),
+    ])
+    expect(ask.code, ask.stderr).toBe(0)
+    expect(ask.stdout).toMatch(
+      /^\.cursor\/rules\/ask\.mdc: skipped: Cursor loads it only when the model asks for it .* \(activation: requested\)\n$/,
+    )
+    expect(json(ts)).toMatchObject({ status: 'late-bound', activation: 'glob' })
+  })
+
+  it('refuses an unknown mode with one line naming the choices', async () => {
+    const r = await cli(['matrix', '--modes', 'copilot,vim'], { cwd: repo })
+    expect(r.code).toBe(2)
+    oneErrorLine(r)
+    expect(r.stderr).toContain('--modes vim: not a mode')
+  })
+})
