@@ -5,6 +5,8 @@
  * tokenized), recompile with one section changed (the token cache keeps the
  * other 39), recompile with nothing changed (hash and counts are lookups),
  * and the floor: joining the resolved section strings plus one sha256.
+ * Every case runs in calibrated batches, interleaved round by round; each
+ * figure is a median over the rounds, printed with its spread.
  */
 import {
   compile,
@@ -14,8 +16,9 @@ import {
   sha256Hex,
 } from '../src/index.js'
 import { nodeHash } from '../src/node/index.js'
-import { heading, ratio, table, us, verdict } from './format.js'
-import { flat, median, clockNow as now } from './measure.js'
+import { heading, ratio, table, us, verdict, wrap } from './format.js'
+import { currentClock, flat } from './measure.js'
+import { type BatchCase, interleaveBatches, type RoundResult, spreadOf } from './rounds.js'
 
 const SECTIONS = 40
 const TOOLS = 30
@@ -56,30 +59,7 @@ function harness(nonce: string, changing?: { section: number; counter: () => num
   return registry
 }
 
-async function timeAsync(op: () => Promise<number>, budgetMs: number, batches = 7): Promise<number> {
-  const samples: number[] = []
-  const warmEnd = now() + Math.min(200, budgetMs / 4)
-  let n = 1
-  while (now() < warmEnd) {
-    const t0 = now()
-    for (let i = 0; i < n; i++) await op()
-    if (now() - t0 < 20) n *= 2
-  }
-  const perBatch = budgetMs / batches
-  for (let b = 0; b < batches; b++) {
-    let count = 0
-    const t0 = now()
-    while (now() - t0 < perBatch) {
-      await op()
-      count++
-    }
-    samples.push(((now() - t0) * 1000) / count)
-  }
-  return median(samples.sort((a, b) => a - b))
-}
-
 export async function runRegistryBench({ quick }: { quick: boolean }): Promise<void> {
-  const budget = quick ? 300 : 1500
   const ctx = { model: 'gpt-5.1' }
   const options = { hash: nodeHash, tokenizer: 'o200k' as const }
 
@@ -92,54 +72,72 @@ export async function runRegistryBench({ quick }: { quick: boolean }): Promise<v
   )
 
   let coldRun = 0
-  const cold = await timeAsync(async () => {
-    const registry = harness(`cold ${coldRun++}`)
-    const compiled = compile(await registry.assemble(ctx), options)
-    return flat(compiled.text)
-  }, budget * 2)
-
   let turn = 0
   const oneChanged = harness('one-changed', { section: 35, counter: () => turn++ })
-  const changed = await timeAsync(
-    async () => flat(compile(await oneChanged.assemble(ctx), options).text),
-    budget,
-  )
-
-  const unchanged = await timeAsync(
-    async () => flat(compile(await steady.assemble(ctx), options).text),
-    budget,
-  )
-  const unchangedNoble = await timeAsync(
-    async () => flat(compile(await steady.assemble(ctx), { tokenizer: 'o200k' }).text),
-    budget,
-  )
   const fresh = await Promise.all(Array.from({ length: 64 }, () => steady.assemble(ctx)))
   let k = 0
-  const compileOnly = await timeAsync(async () => flat(compile(fresh[k++ & 63]!, options).text), budget)
-  const assembleOnly = await timeAsync(async () => (await steady.assemble(ctx)).sections.length, budget)
-
   const pieces = renderSections(await steady.assemble(ctx)).map((r) => r.text)
-  const floor = await timeAsync(async () => {
-    const text = pieces.join('\n\n')
-    return nodeHash(text).length + flat(text)
-  }, budget)
-  const floorNoble = await timeAsync(async () => sha256Hex(pieces.join('\n\n')).length, budget)
+  const FLOOR = 'floor'
+  const cases: BatchCase[] = [
+    {
+      name: FLOOR,
+      op: () => {
+        const text = pieces.join('\n\n')
+        return nodeHash(text).length + flat(text)
+      },
+    },
+    { name: 'floor noble', op: () => sha256Hex(pieces.join('\n\n')).length },
+    { name: 'assemble', op: async () => (await steady.assemble(ctx)).sections.length },
+    {
+      name: 'cold',
+      op: async () => flat(compile(await harness(`cold ${coldRun++}`).assemble(ctx), options).text),
+    },
+    { name: 'changed', op: async () => flat(compile(await oneChanged.assemble(ctx), options).text) },
+    { name: 'unchanged', op: async () => flat(compile(await steady.assemble(ctx), options).text) },
+    { name: 'compile', op: () => flat(compile(fresh[k++ & 63]!, options).text) },
+    {
+      name: 'unchanged noble',
+      op: async () => flat(compile(await steady.assemble(ctx), { tokenizer: 'o200k' }).text),
+    },
+  ]
+  const rounds = quick ? 7 : 25
+  const sampleMs = quick ? 15 : 30
+  const { results } = await interleaveBatches(cases, { rounds, sampleMs })
+  const at = (name: string): RoundResult => results.get(name)!
+  const usOf = (name: string): number => at(name).median * 1000
+  const floor = usOf(FLOOR)
+  const cold = usOf('cold')
+  const changed = usOf('changed')
+  const unchanged = usOf('unchanged')
+  const compileOnly = usOf('compile')
 
-  const rows: [string, number, string][] = [
-    ['floor: join resolved sections + sha256 (node:crypto)', floor, ''],
-    ['floor: join + sha256 (@noble/hashes, pure JS)', floorNoble, ''],
-    ['assemble only (async, 40 sections, 30 tools)', assembleOnly, ''],
-    ['assemble + render + compile, cold', cold, ''],
-    ['recompile, one section changed', changed, `cold / this = ${ratio(cold / changed)}`],
-    ['recompile, nothing changed (node:crypto hash)', unchanged, 'assemble + compile'],
-    ['compile alone, nothing changed (fresh assembly)', compileOnly, 'hash and counts from memos'],
-    ['recompile, nothing changed (pure-JS hash)', unchangedNoble, ''],
+  const rows: [string, string, string][] = [
+    ['floor: join resolved sections + sha256 (node:crypto)', FLOOR, ''],
+    ['floor: join + sha256 (@noble/hashes, pure JS)', 'floor noble', ''],
+    ['assemble only (async, 40 sections, 30 tools)', 'assemble', ''],
+    ['assemble + render + compile, cold', 'cold', ''],
+    ['recompile, one section changed', 'changed', `cold / this = ${ratio(cold / changed)}`],
+    ['recompile, nothing changed (node:crypto hash)', 'unchanged', 'assemble + compile'],
+    ['compile alone, nothing changed (fresh assembly)', 'compile', 'hash and counts from memos'],
+    ['recompile, nothing changed (pure-JS hash)', 'unchanged noble', ''],
   ]
   console.log(
     table(
-      ['case', 'µs/op', '× floor', 'note'],
-      rows.map(([name, value, note]) => [name, us(value), ratio(value / floor), note]),
-      ['l', 'r', 'r', 'l'],
+      ['case', 'µs/op', 'rounds min–max / median', '× floor', 'note'],
+      rows.map(([label, name, note]) => [
+        label,
+        us(usOf(name)),
+        spreadOf(at(name)),
+        ratio(usOf(name) / floor),
+        note,
+      ]),
+      ['l', 'r', 'r', 'r', 'l'],
+    ),
+  )
+  console.log(
+    wrap(
+      `median of ${rounds} interleaved rounds, each one batch per case (about ${sampleMs} ms on the ` +
+        `${currentClock()} clock); ratios are of medians.`,
     ),
   )
   console.log()

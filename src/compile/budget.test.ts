@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import type { AssembledSection, PromptAssembly } from '../registry/types.js'
 import { applyBudget, budgetMarker } from './budget.js'
 import { compile } from './compile.js'
@@ -228,7 +229,7 @@ describe('budgets: properties', () => {
             }
           },
         ),
-        { numRuns: tokenizer === 'o200k' ? 100 : 300 },
+        { numRuns: propertyRuns(tokenizer === 'o200k' ? 100 : 300) },
       )
     })
   }

@@ -1,12 +1,12 @@
 import { SECTION_SEPARATOR } from '../registry/render-prompt.js'
-import { slotsOf } from '../registry/section-slot.js'
+import { slotAt, slotsOf } from '../registry/section-slot.js'
 import type { AssembledSection, PromptAssembly, Stability } from '../registry/types.js'
 import { type HashFunction, hashText, hashTextOnce, sha256Hex, utf8Length } from '../shared/hash.js'
 import { TextCache } from '../shared/text-cache.js'
 import { applyBudget } from './budget.js'
 import { CompileError } from './errors.js'
 import { renderSection, type SectionMemo, sectionHash, sectionTokens } from './section-memo.js'
-import { stabilityOf } from './stability.js'
+import { effectiveStabilityOf, stabilityOf } from './stability.js'
 import { countTokens, resolveTokenizer, withCountCache } from './tokenizers.js'
 import { hashTools } from './tool-hashes.js'
 import type {
@@ -16,6 +16,7 @@ import type {
   CompileOptions,
   CompileWarning,
   SectionFile,
+  SectionInsertion,
   Tokenizer,
 } from './types.js'
 
@@ -169,19 +170,27 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   if (volatile !== 'warn' && volatile !== 'error') {
     throw new TypeError(`compile: volatile must be "warn" or "error", got ${JSON.stringify(volatile)}`)
   }
-  const kept: { section: AssembledSection; memo: SectionMemo }[] = []
+  // The non-empty sections and their memos, in parallel arrays (no pair object per section).
+  const keptSections: AssembledSection[] = []
+  const memos: SectionMemo[] = []
   const slots = slotsOf(assembly.sections)
-  for (const section of assembly.sections) {
-    const memo = renderSection(section, assembly, slots)
-    if (memo.text.length > 0) kept.push({ section, memo })
+  for (let i = 0; i < assembly.sections.length; i++) {
+    const section = assembly.sections[i]!
+    const memo = renderSection(section, assembly, slotAt(slots, assembly.sections, i))
+    if (memo.text.length > 0) {
+      keptSections.push(section)
+      memos.push(memo)
+    }
   }
 
   const warnings: CompileWarning[] = []
   const stabilities: Stability[] = []
-  for (const { section, memo } of kept) {
-    const { stability, turnKeys } = stabilityOf(section.stability, memo.keys, assembly)
+  for (let i = 0; i < keptSections.length; i++) {
+    const section = keptSections[i]!
+    const stability = effectiveStabilityOf(section.stability, memos[i]!.keys, assembly)
     stabilities.push(stability)
     if (stability !== 'turn') continue
+    const { turnKeys } = stabilityOf(section.stability, memos[i]!.keys, assembly)
     const message = turnMessage(section.name, turnKeys)
     if (volatile === 'error') {
       throw new CompileError('turn-in-system-prompt', `${message}, or compile with volatile: "warn"`, {
@@ -192,7 +201,6 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   }
 
   const hash = options.hash ?? sha256Hex
-  const memos = kept.map((k) => k.memo)
   let layout: Layout
   let cuts: BudgetCut[] = []
   let laidOut: readonly string[] = memos.map((memo) => memo.text)
@@ -201,11 +209,11 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   } else {
     const counts = memos.map((memo) => sectionTokens(memo, tokenizer))
     const budgeted = applyBudget(
-      kept.map(({ section, memo }, i) => ({
-        name: section.name,
+      memos.map((memo, i) => ({
+        name: keptSections[i]!.name,
         text: memo.text,
         tokens: counts[i]!,
-        ...(section.priority === undefined ? {} : { priority: section.priority }),
+        ...(keptSections[i]!.priority === undefined ? {} : { priority: keptSections[i]!.priority }),
       })),
       options.budget.maxTokens,
       tokenizer,
@@ -218,20 +226,14 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   }
 
   const sections: CompiledSection[] = []
-  for (let i = 0; i < kept.length; i++) {
-    const { section, memo } = kept[i]!
+  for (let i = 0; i < keptSections.length; i++) {
+    const section = keptSections[i]!
+    const memo = memos[i]!
     const span = layout.spans[i]!
-    const compiled: CompiledSection = {
-      name: section.name,
-      order: section.order,
-      stability: stabilities[i]!,
-      start: span.start,
-      end: span.end,
-      tokens: span.tokens,
-      hash: span.hash,
-    }
     const laid = laidOut[i]!
-    sections.push(withProvenance(compiled, memo, laid === memo.text ? undefined : laid))
+    sections.push(
+      compiledSection(section, stabilities[i]!, span, memo, laid === memo.text ? undefined : laid),
+    )
   }
   let exactTokens: number | undefined
   if (options.exactTokens === true) {
@@ -261,29 +263,44 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
 }
 
 /**
- * The section with its insertions moved into prompt indices, and the
- * `file:<path>` ones listed as files. A budget-cut section keeps only the
- * insertions that lie wholly in the part the cut left unchanged.
+ * One section of the compiled prompt, with its insertions moved into prompt
+ * indices and the `file:<path>` ones listed as files. A budget-cut section
+ * keeps only the insertions that lie wholly in the part the cut left
+ * unchanged. Each shape is built as one literal with its keys in the one
+ * order (a spread copy and added keys would make objects that every later
+ * reader of the sections pays for).
  */
-function withProvenance(
-  section: CompiledSection,
+function compiledSection(
+  section: AssembledSection,
+  stability: Stability,
+  span: Span,
   memo: SectionMemo,
   cut: string | undefined,
 ): CompiledSection {
-  if (memo.insertions.length === 0) return section
+  const { name, order } = section
+  const { start, end, tokens, hash } = span
+  if (memo.insertions.length === 0) return { name, order, stability, start, end, tokens, hash }
   let whole = memo.text.length
   if (cut !== undefined) {
     whole = 0
     while (whole < cut.length && cut.charCodeAt(whole) === memo.text.charCodeAt(whole)) whole++
   }
-  const insertions = memo.insertions
-    .filter((ins) => ins.end <= whole)
-    .map((ins) => ({ key: ins.key, start: section.start + ins.start, end: section.start + ins.end }))
-  if (insertions.length === 0) return section
-  const files: SectionFile[] = insertions
-    .filter((ins) => ins.key.startsWith('file:'))
-    .map((ins) => ({ path: ins.key.slice('file:'.length), start: ins.start, end: ins.end, key: ins.key }))
-  return files.length === 0 ? { ...section, insertions } : { ...section, insertions, files }
+  const insertions: SectionInsertion[] = []
+  let fileCount = 0
+  for (const ins of memo.insertions) {
+    if (ins.end > whole) continue
+    insertions.push({ key: ins.key, start: start + ins.start, end: start + ins.end })
+    if (ins.key.startsWith('file:')) fileCount++
+  }
+  if (insertions.length === 0) return { name, order, stability, start, end, tokens, hash }
+  if (fileCount === 0) return { name, order, stability, start, end, tokens, hash, insertions }
+  const files: SectionFile[] = []
+  for (const ins of insertions) {
+    if (ins.key.startsWith('file:')) {
+      files.push({ path: ins.key.slice('file:'.length), start: ins.start, end: ins.end, key: ins.key })
+    }
+  }
+  return { name, order, stability, start, end, tokens, hash, insertions, files }
 }
 
 /** The span of the leading sections whose stability passes `keep`: its end index and tokens with separators. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Stability } from '../registry/types.js'
+import { CACHE_MINIMUMS, cacheMinimum } from './cache-minimums.js'
 import { filler, promptOf } from './fixtures.test-helper.js'
 import { planCache } from './plan-cache.js'
 
@@ -220,4 +221,49 @@ describe('cacheVerdict and the harness share', () => {
     expect(based.marks).toEqual(based.breakpoints)
     expect(based.warnings).toEqual([])
   })
+})
+
+describe('planCache at each provider minimum', () => {
+  // One below, exactly at and one above every row of the table: a prefix of
+  // exactly the minimum is cached (the providers' documentation says "at
+  // least"), one token less is not.
+  const rows = CACHE_MINIMUMS.map((row) => ({ ...row, id: row.model.replaceAll('*', '5') }))
+  const sized = (tokens: number) => promptOf([{ name: 'a', text: filler(tokens) }])
+
+  it.each(rows)('$provider $model ($minTokens tokens)', ({ provider, id, minTokens }) => {
+    expect(cacheMinimum(provider, id)).toEqual(expect.objectContaining({ minTokens, source: 'table' }))
+    for (const tokens of [minTokens - 1, minTokens, minTokens + 1]) {
+      const compiled = sized(tokens)
+      expect(compiled.stablePrefix.static.tokens).toBe(tokens)
+      const plan = planCache(compiled, { provider, model: id })
+      const cached = tokens >= minTokens
+      expect(plan.minTokens).toBe(minTokens)
+      expect(plan.marks).toEqual(cached ? plan.breakpoints : [])
+      expect(plan.cacheableTokens).toBe(cached ? (provider === 'openai' ? minTokens : tokens) : 0)
+      expect(codes(plan)).toEqual(cached ? [] : ['below-cache-minimum'])
+    }
+  })
+
+  it.each(['anthropic', 'openai', 'gemini'] as const)(
+    '%s: the harness share and a forced minimum count up to the boundary too',
+    (provider) => {
+      const compiled = sized(1000)
+      for (const [baseTokens, cached] of [
+        [23, false],
+        [24, true],
+        [25, true],
+      ] as const) {
+        const plan = planCache(compiled, { provider, minTokens: 1024, baseTokens })
+        expect(plan.marks.length).toBe(cached ? 1 : 0)
+        expect(codes(plan)).toEqual(cached ? [] : ['below-cache-minimum'])
+      }
+      for (const [minTokens, cached] of [
+        [999, true],
+        [1000, true],
+        [1001, false],
+      ] as const) {
+        expect(planCache(compiled, { provider, minTokens }).marks.length).toBe(cached ? 1 : 0)
+      }
+    },
+  )
 })

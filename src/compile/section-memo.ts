@@ -1,5 +1,5 @@
 import { renderSections } from '../registry/render-prompt.js'
-import { slotsOf } from '../registry/section-slot.js'
+import type { SectionSlot } from '../registry/section-slot.js'
 import type { AssembledSection, PromptAssembly } from '../registry/types.js'
 import { type HashFunction, hashText, sha256Hex, utf8Length } from '../shared/hash.js'
 import { TextCache } from '../shared/text-cache.js'
@@ -43,9 +43,9 @@ export interface SectionMemo {
 // (whose hash V8 keeps) instead of being rendered again into a fresh string
 // that every later memo would have to hash character by character.
 const renderMemo = new TextCache<SectionMemo[]>(1024)
-// A registered section's renders, by its registration's slot (section-slot.ts):
-// unbounded in the number of sections, alive as long as the registration.
-const renderBySlot = new WeakMap<object, SectionMemo[]>()
+// A registered section's renders live in its registration's slot
+// (section-slot.ts): unbounded in the number of sections, alive as long as the
+// registration, one property read away.
 const VARIANTS_PER_SOURCE = 4
 
 function renderedValue(
@@ -59,10 +59,10 @@ function renderedValue(
 export function renderSection(
   section: AssembledSection,
   assembly: PromptAssembly,
-  slots: ReadonlyMap<AssembledSection, object> | undefined = slotsOf(assembly.sections),
+  slot: SectionSlot | undefined,
 ): SectionMemo {
-  const slot = slots?.get(section)
-  const variants = slot === undefined ? renderMemo.get(section.text) : renderBySlot.get(slot)
+  const variants =
+    slot === undefined ? renderMemo.get(section.text) : (slot.renders as SectionMemo[] | undefined)
   if (variants !== undefined) {
     for (const memo of variants) {
       if (memo.source !== section.text || memo.dialect !== section.dialect || memo.name !== section.name)
@@ -95,7 +95,7 @@ export function renderSection(
   }
   if (variants === undefined) {
     if (slot === undefined) renderMemo.set(section.text, [memo])
-    else renderBySlot.set(slot, [memo])
+    else slot.renders = [memo]
   } else {
     if (variants.length >= VARIANTS_PER_SOURCE) variants.shift()
     variants.push(memo)

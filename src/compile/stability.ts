@@ -53,6 +53,20 @@ export function stabilityOf(
   return { stability, turnKeys }
 }
 
+/** {@link stabilityOf}'s `stability` alone, allocating nothing: what compile asks of every section. */
+export function effectiveStabilityOf(
+  declared: Stability | undefined,
+  keys: readonly string[],
+  assembly: Pick<PromptAssembly, 'variables' | 'stability'>,
+): Stability {
+  let stability: Stability = declared ?? 'static'
+  for (let i = 0; i < keys.length && stability !== 'turn'; i++) {
+    const own = variableStability(assembly, keys[i]!)
+    if (own !== undefined) stability = mostVolatile(stability, own)
+  }
+  return stability
+}
+
 /**
  * A section's effective stability, reading the keys it references from the
  * lenient compile of its text (which the template cache keeps, so an

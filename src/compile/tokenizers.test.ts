@@ -3,6 +3,7 @@ import { countTokens as libraryCl100k } from 'gpt-tokenizer/encoding/cl100k_base
 import { countTokens as libraryO200k } from 'gpt-tokenizer/encoding/o200k_base'
 import tokenizerPackage from 'gpt-tokenizer/package.json' with { type: 'json' }
 import { describe, expect, it, vi } from 'vitest'
+import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { createPromptRegistry } from '../registry/index.js'
 import type { CompileError } from './errors.js'
 import { type BpeEncoding, SPLIT_LENGTH, splitCount } from './split-count.js'
@@ -132,7 +133,7 @@ describe('linear counting', () => {
         expect(o200k.count(text)).toBe(libraryO200k(text, asText))
         expect(cl100k.count(text)).toBe(libraryCl100k(text, asText))
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     )
   })
 

@@ -3,104 +3,140 @@ import { canonicalJson, type HashFunction, hashText, sha256Hex } from '../shared
 import { TextCache } from '../shared/text-cache.js'
 import type { CompiledTool } from './types.js'
 
-/** Marks a value that is not plain JSON data, so no snapshot can stand for it. */
-const NOT_PLAIN: unique symbol = Symbol('not plain')
+/**
+ * A private record of what canonical JSON reads of a value, flattened in
+ * pre-order: a primitive is itself; an array is ARRAY, its length, then its
+ * items; an object is OBJECT, the number of its own keys that hold a value,
+ * then each such key (in `Object.keys` order) and its value. One flat array
+ * per schema: comparing a schema with it is a walk along both, with no
+ * allocation and few pointers to chase.
+ */
+type Tape = unknown[]
 
-/** A plain object's own keys with a value, in enumeration order, and their values. */
-class SnapshotObject {
-  constructor(
-    readonly keys: string[],
-    readonly values: Snapshot[],
-  ) {}
-}
+const ARRAY = { marker: 'array' }
+const OBJECT = { marker: 'object' }
 
-type Snapshot = string | number | boolean | null | Snapshot[] | SnapshotObject
-
-/** No snapshot of data nested deeper: a cycle must not recurse forever (JSON then reports it). */
+/** No record of data nested deeper: a cycle must not recurse forever (JSON then reports it). */
 const MAX_DEPTH = 100
 
 /**
- * A private deep copy of what canonical JSON reads of `value`
- * (`Array.isArray`, `Object.keys` and their values; keys holding `undefined`
- * left out, as JSON leaves them out), or NOT_PLAIN for what JSON would drop,
+ * Appends the record of `value` to `tape`; false for what JSON would drop,
  * convert or refuse (functions, symbols, BigInts, `undefined` in an array, a
- * cycle).
+ * cycle), for which no record can stand.
  */
-function snapshotOf(value: unknown, depth: number): Snapshot | typeof NOT_PLAIN {
-  if (value === null) return null
+function record(value: unknown, depth: number, tape: Tape): boolean {
+  if (value === null) {
+    tape.push(null)
+    return true
+  }
   switch (typeof value) {
     case 'string':
     case 'number':
     case 'boolean':
-      return value
+      tape.push(value)
+      return true
     case 'object':
       break
     default:
-      return NOT_PLAIN
+      return false
   }
-  if (depth >= MAX_DEPTH) return NOT_PLAIN
+  if (depth >= MAX_DEPTH) return false
   if (Array.isArray(value)) {
-    const items: Snapshot[] = []
-    for (let i = 0; i < value.length; i++) {
-      const item = snapshotOf(value[i], depth + 1)
-      if (item === NOT_PLAIN) return NOT_PLAIN
-      items.push(item)
-    }
-    return items
+    tape.push(ARRAY, value.length)
+    for (let i = 0; i < value.length; i++) if (!record(value[i], depth + 1, tape)) return false
+    return true
   }
-  const keys: string[] = []
-  const values: Snapshot[] = []
+  tape.push(OBJECT, 0)
+  const countAt = tape.length - 1
+  let count = 0
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key]
     if (v === undefined) continue
-    const item = snapshotOf(v, depth + 1)
-    if (item === NOT_PLAIN) return NOT_PLAIN
-    keys.push(key)
-    values.push(item)
+    tape.push(key)
+    if (!record(v, depth + 1, tape)) return false
+    count++
   }
-  return new SnapshotObject(keys, values)
+  tape[countAt] = count
+  return true
 }
 
-/** The snapshot as plain data again, for `canonicalJson` (null prototypes: `__proto__` stays a key). */
-function plainOf(snapshot: Snapshot): unknown {
-  if (Array.isArray(snapshot)) return snapshot.map(plainOf)
-  if (!(snapshot instanceof SnapshotObject)) return snapshot
-  const out = Object.create(null) as Record<string, unknown>
-  for (let i = 0; i < snapshot.keys.length; i++) out[snapshot.keys[i]!] = plainOf(snapshot.values[i]!)
-  return out
+/** The record as plain data again, for `canonicalJson` (null prototypes: `__proto__` stays a key). */
+function plainOf(tape: Tape): unknown {
+  let at = 0
+  const read = (): unknown => {
+    const head = tape[at++]
+    if (head === ARRAY) {
+      const length = tape[at++] as number
+      const items: unknown[] = []
+      for (let i = 0; i < length; i++) items.push(read())
+      return items
+    }
+    if (head !== OBJECT) return head
+    const count = tape[at++] as number
+    const out = Object.create(null) as Record<string, unknown>
+    for (let i = 0; i < count; i++) {
+      const key = tape[at++] as string
+      out[key] = read()
+    }
+    return out
+  }
+  return read()
 }
+
+/** The walk's position on the tape (one walk at a time: it is synchronous). */
+let at = 0
+/** Whether `Object.prototype` has no enumerable key, so `for…in` over a plain object reads exactly its own keys. */
+let plainPrototype = true
 
 /**
- * Whether `value` has the same canonical JSON as `snapshot`, hence the same
- * hash. Canonical JSON reads only `Array.isArray`, `Object.keys` and the
- * values of those keys, so this reads exactly those, requiring the keys in
- * the snapshot's order. Anything doubtful (keys in another order, NaN, a
- * function) answers false, which only costs the slow path.
+ * Whether `value` has the same canonical JSON as the record at `tape[at]`,
+ * hence the same hash. Canonical JSON reads only `Array.isArray`,
+ * `Object.keys` and the values of those keys, so this reads exactly those,
+ * requiring the keys in the record's order. Objects whose prototype adds no
+ * enumerable key are read with `for…in` (no key array, and V8 reads each
+ * value by its field index); others through `Object.keys`. Anything doubtful
+ * (keys in another order, NaN, a function) answers false, which only costs
+ * the slow path.
  */
-function sameAsSnapshot(value: unknown, snapshot: Snapshot): boolean {
-  if (typeof snapshot !== 'object' || snapshot === null) return value === snapshot
+function matches(value: unknown, tape: Tape): boolean {
+  const head = tape[at++]
+  if (head !== OBJECT && head !== ARRAY) return value === head
   if (typeof value !== 'object' || value === null) return false
-  if (Array.isArray(snapshot)) {
-    if (!Array.isArray(value) || value.length !== snapshot.length) return false
-    for (let i = 0; i < snapshot.length; i++) if (!sameAsSnapshot(value[i], snapshot[i]!)) return false
+  if (head === ARRAY) {
+    if (!Array.isArray(value) || value.length !== tape[at++]) return false
+    for (let i = 0; i < value.length; i++) if (!matches(value[i], tape)) return false
     return true
   }
   if (Array.isArray(value)) return false
-  const { keys, values } = snapshot
-  const own = Object.keys(value)
+  const count = tape[at++] as number
   let matched = 0
-  for (let i = 0; i < own.length; i++) {
-    const key = own[i]!
-    const v = (value as Record<string, unknown>)[key]
-    if (v === undefined) continue
-    if (key !== keys[matched] || !sameAsSnapshot(v, values[matched]!)) return false
-    matched++
+  const proto = Object.getPrototypeOf(value)
+  if (proto === null || (proto === Object.prototype && plainPrototype)) {
+    for (const key in value) {
+      const v = (value as Record<string, unknown>)[key]
+      if (v === undefined) continue
+      if (matched === count || key !== tape[at++] || !matches(v, tape)) return false
+      matched++
+    }
+  } else {
+    for (const key of Object.keys(value)) {
+      const v = (value as Record<string, unknown>)[key]
+      if (v === undefined) continue
+      if (matched === count || key !== tape[at++] || !matches(v, tape)) return false
+      matched++
+    }
   }
-  return matched === keys.length
+  return matched === count
+}
+
+/** Whether `value` matches `tape` from its start. */
+function sameAsRecord(value: unknown, tape: Tape): boolean {
+  at = 0
+  return matches(value, tape) && at === tape.length
 }
 
 interface KnownTool {
-  snapshot: Snapshot
+  tape: Tape
   hash: string
 }
 
@@ -134,31 +170,31 @@ function memosFor(hash: HashFunction): ToolMemos {
 /**
  * The hash of a tool's canonical JSON. An assembly clones every schema, so
  * identity cannot find an unchanged one; instead the last few schemas of each
- * tool name are kept as private snapshots and a schema equal to one (a walk
- * over its data, cheaper than stringifying it) takes its hash. A schema
- * changed in place no longer equals its snapshot, so it is hashed anew.
+ * tool name are kept as private records (tapes) and a schema equal to one (a
+ * walk over its data, cheaper than stringifying it) takes its hash. A schema
+ * changed in place no longer equals its record, so it is hashed anew.
  */
 function toolHash(schema: ToolSchema, memo: ToolMemos, hash: HashFunction): string {
   const named = typeof schema.name === 'string'
   const known = named ? memo.byName.get(schema.name) : undefined
   if (known !== undefined) {
     for (let i = known.length - 1; i >= 0; i--) {
-      if (sameAsSnapshot(schema, known[i]!.snapshot)) return known[i]!.hash
+      if (sameAsRecord(schema, known[i]!.tape)) return known[i]!.hash
     }
   }
-  const snapshot = snapshotOf(schema, 0)
-  if (snapshot === NOT_PLAIN) {
+  const tape: Tape = []
+  if (!record(schema, 0, tape)) {
     // What JSON cannot hold (a cycle, a BigInt) fails as JSON reports it.
     JSON.stringify(schema)
     return hashText(canonicalJson(schema), hash)
   }
-  // Hashed from the snapshot, so the stored hash is the snapshot's by construction.
-  const digest = hashText(canonicalJson(plainOf(snapshot)), hash)
+  // Hashed from the record, so the stored hash is the record's by construction.
+  const digest = hashText(canonicalJson(plainOf(tape)), hash)
   if (named) {
-    if (known === undefined) memo.byName.set(schema.name, [{ snapshot, hash: digest }])
+    if (known === undefined) memo.byName.set(schema.name, [{ tape, hash: digest }])
     else {
       if (known.length >= VARIANTS_PER_NAME) known.shift()
-      known.push({ snapshot, hash: digest })
+      known.push({ tape, hash: digest })
     }
   }
   return digest
@@ -187,6 +223,11 @@ function toolListHash(tools: readonly CompiledTool[], memo: ToolMemos, hash: Has
   return digest
 }
 
+function hasNoEnumerableKey(object: object): boolean {
+  for (const _ in object) return false
+  return true
+}
+
 /**
  * The tools of an assembly with their hashes (each that of its canonical
  * JSON), in assembly order, and the hash of the list of names and hashes.
@@ -196,6 +237,7 @@ export function hashTools(
   hash: HashFunction = sha256Hex,
 ): { tools: CompiledTool[]; toolsHash: string } {
   const memo = memosFor(hash)
+  plainPrototype = hasNoEnumerableKey(Object.prototype)
   const tools: CompiledTool[] = schemas.map((schema) => ({
     name: schema.name,
     hash: toolHash(schema, memo, hash),

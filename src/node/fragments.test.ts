@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { formatFragmentError } from '../shared/fragment.js'
 import {
   BUILTIN_FRAGMENT_DIR,
@@ -34,7 +35,7 @@ async function eventually(check: () => boolean, what: string, timeoutMs = 15_000
   const start = Date.now()
   while (!check()) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
+    await sleep(25)
   }
 }
 
@@ -251,25 +252,43 @@ describe('watchFragments', () => {
     }
   })
 
-  it('debounces: a burst of quick edits gives one reload, of the last edit', async () => {
+  it('debounces: the quiet time restarts on each change, and a burst gives one reload, of the last edit', async () => {
     await put('d/a.md', 'v0')
     const reloads: FragmentReload[] = []
-    // A quiet time far longer than the burst takes, so every edit lands inside it even
-    // on a starved machine (six awaited writes; no test here depends on how fast they are).
-    const watcher = watchFragments([join(tmp, 'd')], (r) => reloads.push(r), { debounceMs: 3000 })
+    // The debounce timer on a fake clock: it fires only when the test moves
+    // the clock, however long the writes and their events take to arrive.
+    // Polling (`eventually`) keeps the real clock of node:timers/promises.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const resets = vi.spyOn(globalThis, 'clearTimeout')
+    const watcher = watchFragments([join(tmp, 'd')], (r) => reloads.push(r), { debounceMs: 1000 })
     try {
       await watcher.ready
-      for (let i = 1; i <= 5; i++) await put('d/a.md', `v${i}`)
+      await put('d/a.md', 'v1')
+      await eventually(() => vi.getTimerCount() === 1, 'the first change')
+      vi.advanceTimersByTime(999)
+      expect(vi.getTimerCount()).toBe(1)
+      // A change 999 ms into the quiet time starts it again.
+      const before = resets.mock.calls.length
+      for (let i = 2; i <= 5; i++) await put('d/a.md', `v${i}`)
       await put('d/b.md', 'b')
+      await eventually(() => resets.mock.calls.length > before, 'a change during the quiet time')
+      vi.advanceTimersByTime(999)
+      expect(vi.getTimerCount()).toBe(1)
+      expect(reloads).toEqual([])
+      vi.advanceTimersByTime(1)
       await eventually(() => reloads.length > 0, 'the reload after the burst')
       // A later edit, once reported, proves no other reload came between (each edit has its own body).
       await put('d/a.md', 'after')
-      await eventually(() => reloads.at(-1)?.fragments.byId.get('a')?.body === 'after', 'the later edit')
+      await eventually(() => vi.getTimerCount() === 1, 'the later edit')
+      vi.advanceTimersByTime(1000)
+      await eventually(() => reloads.at(-1)?.fragments.byId.get('a')?.body === 'after', 'its reload')
       expect(reloads.map((r) => [r.fragments.byId.get('a')?.body, r.fragments.byId.has('b')])).toEqual([
         ['v5', true],
         ['after', true],
       ])
     } finally {
+      vi.useRealTimers()
+      resets.mockRestore()
       await watcher.close()
     }
   })

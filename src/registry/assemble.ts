@@ -4,7 +4,7 @@ import { RegistryError } from './errors.js'
 import type { Layer } from './layer.js'
 import { restoreProtected } from './protect.js'
 import { keyStability } from './resolve-variables.js'
-import { attachSlots, slotsOf } from './section-slot.js'
+import { attachSlots, type SectionSlot, slotAt, slotsOf } from './section-slot.js'
 import { checkToolContribution } from './shapes.js'
 import { orderTools, TOOL_ORDER_REST } from './tool-order.js'
 import type {
@@ -44,20 +44,14 @@ function resolveSection(section: PromptSection, ctx: AssembleContext): Assembled
   return out
 }
 
-/** The namespaced keys a section's text references, remembered per registration while its text and dialect stay. */
-const keysBySlot = new WeakMap<object, { text: string; dialect: string; keys: readonly string[] }>()
-
-function namespacedKeys(
-  section: AssembledSection,
-  slots: ReadonlyMap<AssembledSection, object> | undefined,
-): readonly string[] {
-  const slot = slots?.get(section)
-  const memo = slot === undefined ? undefined : keysBySlot.get(slot)
+/** The namespaced keys a section's text references, remembered in its registration's slot while its text and dialect stay. */
+function namespacedKeys(section: AssembledSection, slot: SectionSlot | undefined): readonly string[] {
+  const memo = slot?.keys
   if (memo !== undefined && memo.text === section.text && memo.dialect === section.dialect) return memo.keys
   const keys = compileTemplate(section.text, { dialect: section.dialect, strict: false }).variables.filter(
     (key) => keyNamespace(key) !== undefined,
   )
-  if (slot !== undefined) keysBySlot.set(slot, { text: section.text, dialect: section.dialect, keys })
+  if (slot !== undefined) slot.keys = { text: section.text, dialect: section.dialect, keys }
   return keys
 }
 
@@ -84,7 +78,9 @@ function collectTools(
         byName.delete(tool.name)
         byName.set(tool.name, { ...tool, parameters: cloneJson(tool.parameters) })
       }
-      for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
+      // Known names matter only to a configured toolOrder (a listed name no provider knows).
+      if (toolOrder !== undefined)
+        for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
     }
   }
   return orderTools([...byName.values()], toolOrder, known)
@@ -100,8 +96,10 @@ async function resolveNamespaced(
 ): Promise<void> {
   const wanted = new Map<VariableResolver, string[]>()
   const slots = slotsOf(sections)
-  for (const section of sections) {
-    for (const key of namespacedKeys(section, slots)) {
+  for (let i = 0; i < sections.length; i++) {
+    const keys = namespacedKeys(sections[i]!, slotAt(slots, sections, i))
+    if (keys.length === 0) continue
+    for (const key of keys) {
       const resolver = resolvers.get(keyNamespace(key)!)
       if (resolver === undefined || Object.hasOwn(variables, key)) continue
       variables[key] = undefined
@@ -123,6 +121,22 @@ async function resolveNamespaced(
 }
 
 /**
+ * The resolved sections sorted by order (stable), each with its registration
+ * (so it keeps its memo slot). Registrations usually come in order already:
+ * one pass finds that and skips the sort.
+ */
+function sortedByOrder(
+  registered: PromptSection[],
+  resolved: AssembledSection[],
+): { sections: AssembledSection[]; registrations: PromptSection[] } {
+  let sorted = true
+  for (let i = 1; i < resolved.length && sorted; i++) sorted = resolved[i - 1]!.order <= resolved[i]!.order
+  if (sorted) return { sections: resolved, registrations: registered }
+  const byOrder = resolved.map((_, i) => i).sort((a, b) => resolved[a]!.order - resolved[b]!.order)
+  return { sections: byOrder.map((i) => resolved[i]!), registrations: byOrder.map((i) => registered[i]!) }
+}
+
+/**
  * One assembly (SPEC §4): sections merged by name (a scoped one shadows the
  * global) and sorted by order, variables and resolved namespaced keys, tools
  * in canonical order; then the waterfall; then protections restored.
@@ -131,7 +145,10 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
   const { layers } = inputs
   const protectedSections = new Set<string>()
   const protectedTools = new Set<string>()
-  const sectionByName = new Map<string, PromptSection>()
+  // A scoped section takes the place of the global one it shadows; without scoped sections the
+  // global registrations are the list as they stand (no map rebuilt per assembly).
+  const shadowing = layers.some((layer, i) => i > 0 && layer.sections.size > 0)
+  const sectionByName = shadowing ? new Map<string, PromptSection>() : undefined
   const resolvers = new Map<string, VariableResolver>()
   const variables: Record<string, string | undefined> = {}
   const stability: Record<string, Stability> = {}
@@ -140,8 +157,8 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
       for (const name of p.sections ?? []) protectedSections.add(name)
       for (const name of p.tools ?? []) protectedTools.add(name)
     }
-    // A scoped section takes the place of the global one it shadows.
-    for (const [name, section] of layer.sections) sectionByName.set(name, section)
+    if (sectionByName !== undefined)
+      for (const [name, section] of layer.sections) sectionByName.set(name, section)
     for (const [ns, resolver] of layer.resolvers) resolvers.set(ns, resolver)
   }
   for (const layer of layers) {
@@ -156,15 +173,12 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
       stability[name] = info.stability ?? 'session'
     }
   }
-  const registered = [...sectionByName.values()]
-  const resolved = registered.map((s) => resolveSection(s, ctx))
-  // Sorted as pairs, so each section keeps its registration's memo slot.
-  const byOrder = resolved.map((_, i) => i).sort((a, b) => resolved[a]!.order - resolved[b]!.order)
-  const sections = byOrder.map((i) => resolved[i]!)
-  attachSlots(
-    sections,
-    byOrder.map((i) => registered[i]!),
+  const registered = [...(sectionByName ?? layers[0]!.sections).values()]
+  const { sections, registrations } = sortedByOrder(
+    registered,
+    registered.map((s) => resolveSection(s, ctx)),
   )
+  attachSlots(sections, registrations)
   const tools = collectTools(layers, ctx, inputs.toolOrder)
   await resolveNamespaced(sections, resolvers, ctx, variables, stability)
 

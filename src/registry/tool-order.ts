@@ -38,7 +38,10 @@ export function orderTools(
   order: readonly string[] | undefined,
   knownNames: ReadonlySet<string>,
 ): ToolSchema[] {
-  const byName = [...tools].sort((a, b) => byCodeUnit(a.name, b.name))
+  // Providers usually list their tools in name order already: one pass finds that and skips the sort.
+  let sorted = true
+  for (let i = 1; i < tools.length && sorted; i++) sorted = tools[i - 1]!.name < tools[i]!.name
+  const byName = sorted ? tools.slice() : [...tools].sort((a, b) => byCodeUnit(a.name, b.name))
   if (order === undefined) return byName
   const unknown = order.filter((name) => name !== TOOL_ORDER_REST && !knownNames.has(name))
   if (unknown.length > 0) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
+import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { type FragmentError, formatFragmentError, fragmentIdFromPath, parseFragment } from './fragment.js'
 import { hashText } from './hash.js'
 
@@ -256,7 +257,7 @@ describe('parseFragment: properties', () => {
           expect(e.message.length).toBeGreaterThan(0)
         }
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     )
   })
 
@@ -287,7 +288,7 @@ describe('parseFragment: properties', () => {
         const { stability, ...rest } = record
         expect(f).toMatchObject({ ...rest, stability: stability ?? 'static', dynamic: stability === 'turn' })
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     )
   })
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { compileTemplate, type Dialect, TemplateError } from './index.js'
 
 // ---------------------------------------------------------------------------
@@ -169,7 +170,7 @@ const valuesFor = (keys: readonly string[]) =>
   )
 
 const DIALECTS: Dialect[] = ['mustache', 'bracket']
-const RUNS = { numRuns: 300 }
+const RUNS = { numRuns: propertyRuns(300) }
 
 // ---------------------------------------------------------------------------
 
@@ -189,21 +190,57 @@ describe('properties: lenient mode never throws', () => {
             expect(d.message).not.toMatch(/[\r\n]/)
           }
         }),
-        { numRuns: 1_000 },
+        { numRuns: propertyRuns(1_000) },
       )
     })
   }
 
-  it('strict mode fails only with a TemplateError on any string', () => {
+  it('strict mode throws exactly what lenient mode reports, and otherwise renders as lenient mode does', () => {
     fc.assert(
       fc.property(anyText, fc.constantFrom(...DIALECTS), (source, dialect) => {
+        const lenient = compileTemplate(source, { dialect, strict: false })
+        // Every key present with a string: only parse-time problems remain.
+        const values = Object.fromEntries(lenient.variables.map((key) => [key, 'v']))
+        const first = lenient.diagnostics[0]
+        let thrown: unknown
+        let out: string | undefined
         try {
-          compileTemplate(source, { dialect, strict: true }).render({ x: 'v', 'a:b': null })
+          out = compileTemplate(source, { dialect, strict: true }).render(values)
         } catch (error) {
-          expect(error).toBeInstanceOf(TemplateError)
+          thrown = error
+        }
+        if (first === undefined) {
+          expect(thrown).toBeUndefined()
+          expect(out).toBe(lenient.render(values))
+        } else {
+          expect(thrown).toBeInstanceOf(TemplateError)
+          expect(thrown).toMatchObject({ code: first.code, line: first.line, column: first.column })
         }
       }),
-      { numRuns: 1_000 },
+      { numRuns: propertyRuns(1_000) },
+    )
+  })
+
+  it('strict mode throws unknown-variable for a key missing from the values, valueless for a null insertion', () => {
+    fc.assert(
+      fc.property(anyText, fc.constantFrom(...DIALECTS), fc.nat(), (source, dialect, pick) => {
+        const lenient = compileTemplate(source, { dialect, strict: false })
+        fc.pre(lenient.diagnostics.length === 0 && lenient.variables.length > 0)
+        const missing = lenient.variables[pick % lenient.variables.length]!
+        const values = Object.fromEntries(lenient.variables.filter((k) => k !== missing).map((k) => [k, 'v']))
+        const strict = compileTemplate(source, { dialect, strict: true })
+        expect(() => strict.render(values)).toThrow(TemplateError)
+        expect(() => strict.render(values)).toThrow(expect.objectContaining({ code: 'unknown-variable' }))
+        // Null: valueless when inserted, false when only tested; never unknown.
+        let error: unknown
+        try {
+          strict.render({ ...values, [missing]: null })
+        } catch (thrown) {
+          error = thrown
+        }
+        if (error !== undefined) expect(error).toMatchObject({ code: 'valueless-variable' })
+      }),
+      { numRuns: propertyRuns(1_000) },
     )
   })
 })

@@ -9,6 +9,33 @@ import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.j
 
 afterAll(removeFixtures)
 
+/** UTF-8 bytes counted by the platform's encoder, not by the code under test. */
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8')
+
+// Instruction files as they are: lines of ASCII, accents, CJK and emoji
+// (astral, with a joiner), ended by `\n` or `\r\n`, the last maybe unended.
+const piece = fc.constantFrom('a', 'run the tests', ' ', 'é', 'ü', '—', '日本', '🙂', '👩\u200d💻', '𝄞', '#')
+const line = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(''))
+const instructionText = fc
+  .tuple(fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { maxLength: 8 }), line)
+  .map(([lines, last]) => lines.map(([text, end]) => text + end).join('') + last)
+
+/** The longest prefix of whole characters within `max` UTF-8 bytes. */
+function bytePrefix(text: string, max: number): string {
+  let out = ''
+  for (const char of text) {
+    if (bytes(out + char) > max) break
+    out += char
+  }
+  return out
+}
+
+/** The text after `kept` up to and including its next `\n` (or to the end). */
+function nextLine(text: string, kept: string): string {
+  const newline = text.indexOf('\n', kept.length)
+  return text.slice(kept.length, newline === -1 ? text.length : newline + 1)
+}
+
 describe('budget arithmetic', () => {
   it('cuts at a line boundary and groups digits in notices', () => {
     expect(cutAtLine('one\ntwo\nthree\n', 9)).toBe('one\ntwo\n')
@@ -44,6 +71,69 @@ describe('budget arithmetic', () => {
               items[j]!.distance > items[i]!.distance || (items[j]!.distance === items[i]!.distance && j < i)
             if (farther) expect(other.kept).toBe('')
           })
+        })
+      }),
+    )
+  })
+
+  it('cuts multi-line, multi-byte text at the last line that fits, counting UTF-8 bytes', () => {
+    fc.assert(
+      fc.property(instructionText, fc.nat(120), (text, maxBytes) => {
+        const kept = cutAtLine(text, maxBytes)
+        expect(text.startsWith(kept)).toBe(true)
+        expect(bytes(kept)).toBeLessThanOrEqual(maxBytes)
+        if (kept === text) return
+        // Ends at a line boundary, and the next whole line would not have fitted.
+        expect(kept === '' || kept.endsWith('\n')).toBe(true)
+        expect(bytes(kept + nextLine(text, kept))).toBeGreaterThan(maxBytes)
+      }),
+    )
+  })
+
+  it('reports the bytes a nearest-first cut omitted as UTF-8 bytes, cutting at lines', () => {
+    const item = fc.record({ text: instructionText, distance: fc.integer({ min: 0, max: 3 }) })
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 5 }), fc.nat(200), (items, maxBytes) => {
+        const cuts = nearestFirst(items, maxBytes)
+        let left = maxBytes
+        // Nearest first (ties: the later item), each text whole while it fits; the first that does not is cut at a line.
+        const order = items.map((_, i) => i).sort((a, b) => items[a]!.distance - items[b]!.distance || b - a)
+        for (const i of order) {
+          const { text } = items[i]!
+          const cut = cuts[i]!
+          expect(cut.omitted).toBe(bytes(text) - bytes(cut.kept))
+          if (bytes(text) <= left) {
+            expect(cut).toEqual({ kept: text, omitted: 0 })
+            left -= bytes(text)
+          } else {
+            expect(cut.kept).toBe(cutAtLine(text, left))
+            expect(cut.omitted).toBeGreaterThan(0)
+            left = 0
+          }
+        }
+      }),
+    )
+  })
+
+  it('spends Codex caps on multi-byte text at character boundaries, counting UTF-8 bytes', () => {
+    fc.assert(
+      fc.property(fc.array(instructionText, { maxLength: 4 }), fc.nat(120), (texts, maxBytes) => {
+        const cuts = rootFirstSilent(texts, maxBytes)
+        let left = maxBytes
+        cuts.forEach((cut, i) => {
+          const text = texts[i]!
+          if (cut === null) {
+            // Dropped: nothing left, or nothing but blanks fitted.
+            expect(left === 0 || bytePrefix(text, left).trim() === '').toBe(true)
+            return
+          }
+          expect(text.startsWith(cut.kept)).toBe(true)
+          expect(cut.omitted).toBe(bytes(text) - bytes(cut.kept))
+          expect(bytes(cut.kept)).toBeLessThanOrEqual(left)
+          // Never half a character: the kept text encodes and decodes to itself.
+          expect(new TextDecoder().decode(new TextEncoder().encode(cut.kept))).toBe(cut.kept)
+          expect(cut.kept).toBe(bytePrefix(text, left))
+          left -= bytes(cut.kept)
         })
       }),
     )

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { propertyRuns } from '../../../test/property-runs.test-helper.js'
 import type { AssembleContext } from '../../registry/types.js'
 import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { fileResolver } from './file.js'
@@ -131,7 +132,7 @@ describe('file resolver refuses what it must not read', () => {
         const value = await one(`file:${path}`)
         expect(value ?? '').not.toContain(SECRET)
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     )
   })
 })

@@ -1,0 +1,57 @@
+// @ts-check
+// Mutation testing, one folder per run: `npm run mutate` (all folders,
+// smallest first) or `npm run mutate -- template compile`. Not in CI: a
+// folder takes from minutes to an hour. Reports and the incremental state go
+// to `reports/mutation/<folder>/` (not committed); equivalent mutants are
+// listed in `mutation/EQUIVALENT.md`.
+import { readFileSync } from 'node:fs'
+
+/** Folder name → globs (`mutation/folders.json`, smallest first: the order `npm run mutate` takes). */
+const FOLDERS = JSON.parse(readFileSync(new URL('./mutation/folders.json', import.meta.url), 'utf8'))
+
+const name = process.env.MUTATE_FOLDER ?? 'template'
+const folder = FOLDERS[name]
+if (folder === undefined)
+  throw new Error(`MUTATE_FOLDER=${name}: not one of ${Object.keys(FOLDERS).join(', ')}`)
+const out = `reports/mutation/${name}`
+// Read by vitest.mutation.config.ts in the test runner processes.
+process.env.MUTATION_TESTS = folder.tests
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  coverageAnalysis: 'perTest',
+  // A static mutant (a module-level constant) reruns every related test: on a
+  // shared 2-core machine one costs minutes, and they are a few percent of the
+  // mutants. They are reported as ignored; run with --ignoreStatic false to
+  // include them.
+  ignoreStatic: true,
+  mutate: [
+    ...folder.mutate,
+    '!src/**/*.test.ts',
+    '!src/**/*.test-helper.ts',
+    '!src/**/*.generated.ts',
+    ...(folder.exclude ?? []).map((glob) => `!${glob}`),
+  ],
+  // Only the mutated files get `// @ts-nocheck` (the default covers all of src/,
+  // and a test compares the generated presets file with what the generator writes).
+  disableTypeChecks: folder.mutate.length === 1 ? folder.mutate[0] : `{${folder.mutate.join(',')}}`,
+  incremental: true,
+  incrementalFile: `${out}/incremental.json`,
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  htmlReporter: { fileName: `${out}/index.html` },
+  jsonReporter: { fileName: `${out}/mutation.json` },
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+  ignorePatterns: ['dist', 'reports', 'test-results', 'coverage', '.sysprompt', 'web/node_modules'],
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  concurrency: 1,
+  timeoutMS: 20_000,
+  // The first run of the whole selection takes minutes on a busy machine.
+  dryRunTimeoutMinutes: 40,
+  thresholds: { high: 95, low: 90, break: null },
+}
