@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `sysprompt` command (SPEC §9). The bin entry: it only connects the
- * process to `run`, which does the work and returns the exit code.
+ * The `sysprompt` command (SPEC §9), unbundled: tsc's `dist/cli/main.js`
+ * runs the same code as the package's bin, module by module and without a
+ * code cache. The bin itself is `launch.ts` (bundled into
+ * `dist/bin/sysprompt.cjs`); this entry only connects the process to `run`.
  */
 import { run } from './run.js'
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { COMMAND_NAMES } from './command-names.js'
 import { COMMANDS, createProgram, namedCommand } from './run.js'
 
 const ctx = () => {
@@ -29,5 +30,9 @@ describe('lazy commands', () => {
     expect(namedCommand(['--help'])).toBeUndefined()
     expect(namedCommand(['help', 'show'])).toBe('show')
     expect(namedCommand(['nonsense'])).toBeUndefined()
+  })
+
+  it('the launcher knows every command by name (add a new command to COMMAND_NAMES as well)', () => {
+    expect(COMMAND_NAMES).toEqual(COMMANDS.map((c) => c.name))
   })
 })

@@ -3,9 +3,12 @@ import { Command, CommanderError } from 'commander'
 import { ProjectError } from '../node/project/errors.js'
 import { SafeWriteError } from '../node/safe-write.js'
 import type { CommandContext } from './command.js'
+import { namedCommand } from './command-names.js'
 import { flushCountCache } from './count-cache.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
 import type { Io } from './output.js'
+
+export { namedCommand } from './command-names.js'
 
 function version(): string {
   try {
@@ -117,17 +120,6 @@ export const COMMANDS: readonly {
     load: async () => (await import('./commands/serve.js')).registerServe,
   },
 ]
-
-/**
- * The command the arguments name (`sysprompt help show` names `show`), or
- * undefined. The root has no option that takes a value, so the first word
- * that is not an option is the command.
- */
-export function namedCommand(argv: readonly string[]): string | undefined {
-  const words = argv.filter((a) => !a.startsWith('-'))
-  const name = words[0] === 'help' ? words[1] : words[0]
-  return COMMANDS.some((c) => c.name === name) ? name : undefined
-}
 
 /**
  * The `sysprompt` program: `wanted` (a command name, or `all`) registered

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { StoreError } from '../compile/store-errors.js'
 
-const require = createRequire(import.meta.url)
+const requireCjs = createRequire(import.meta.url)
 
 /** The one-line message of a missing optional driver: what to install. */
 export function missingDriver(driver: string, install: string, cause: unknown): StoreError {
@@ -27,7 +27,7 @@ function isMissing(error: unknown, name: string): boolean {
  */
 export function loadOptional<T>(name: string, driver: string, install: string): T {
   try {
-    return require(name) as T
+    return requireCjs(name) as T
   } catch (error) {
     if (isMissing(error, name)) throw missingDriver(driver, install, error)
     throw error

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 /** The package's root directory. */
 export const repoRoot = join(import.meta.dirname, '..', '..')
 /** The built command. */
-export const bin = join(repoRoot, 'dist', 'cli', 'main.js')
+export const bin = join(repoRoot, 'dist', 'bin', 'sysprompt.cjs')
 
 /** A running server on a temporary project. */
 export interface Served {
@@ -57,7 +57,8 @@ function waitForUrl(child: ChildProcess, errors: () => string): Promise<string> 
 
 /** Writes `files` (relative path → text) into a fresh project directory and serves it. */
 export async function serveProject(files: Record<string, string>): Promise<Served> {
-  if (!existsSync(bin)) throw new Error('dist/cli/main.js is missing: run `npm run build` (npm test does)')
+  if (!existsSync(bin))
+    throw new Error('dist/bin/sysprompt.cjs is missing: run `npm run build` (npm test does)')
   const base = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-page-')))
   const project = join(base, 'project')
   const home = join(base, 'home')

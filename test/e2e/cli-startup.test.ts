@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readFile, rm } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -13,6 +13,8 @@ import { cli, env, makeRepo, repoRoot, sandbox, useSandbox } from './cli.test-he
 useSandbox()
 
 const preload = join(repoRoot, 'test', 'e2e', 'loaded-modules.test-helper.mjs')
+/** What only the prompt pipeline loads (its OS adapter): the sign that a command built a prompt. */
+const PIPELINE_MARK = 'builtin:os'
 let runs = 0
 
 /** Runs the CLI with the module log preloaded; resolves with its result and the tokenizer modules it loaded. */
@@ -39,13 +41,36 @@ async function traced(args: string[], extra: Record<string, string> = {}, cwd?: 
 describe('start-up loads only what a command needs', () => {
   it('the module log itself works: a cold inspect loads the o200k tables, and only those', async () => {
     const repo = await makeRepo('cold')
-    const run = await traced(
-      ['inspect', '--json'],
-      { XDG_CACHE_HOME: join(sandbox.base, 'cold-cache') },
-      repo,
-    )
+    const cache = join(sandbox.base, 'cold-cache')
+    const run = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
     expect(run.result.code).toBe(0)
     expect(run.tables).toEqual(['o200k_base'])
+    // The rank table's compiled code is kept beside the counts for the next cold count.
+    expect(existsSync(join(cache, 'sysprompt', 'v8', 'o200k_base.bin'))).toBe(true)
+    await rm(join(cache, 'sysprompt', 'counts'), { recursive: true })
+    const again = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
+    expect(again.tables).toEqual(['o200k_base'])
+    expect(JSON.parse(again.result.stdout)).toEqual(JSON.parse(run.result.stdout))
+    // The prompt pipeline ran: its OS adapter loaded `node:os` (which --help must not).
+    expect(run.all).toContain(PIPELINE_MARK)
+  })
+
+  it('the command line code compiles through a code cache per command; a damaged one is rebuilt, never run', async () => {
+    const repo = await makeRepo('code-cache')
+    const cache = join(sandbox.base, 'code-cache')
+    const first = await cli(['inspect', '--json'], { cwd: repo, env: env({ XDG_CACHE_HOME: cache }) })
+    expect(first.code).toBe(0)
+    const file = join(cache, 'sysprompt', 'v8', 'cli-inspect.bin')
+    expect(existsSync(file)).toBe(true)
+    expect(existsSync(join(cache, 'sysprompt', 'v8', 'cli-root.bin'))).toBe(false)
+    const good = await readFile(file)
+    const damaged = Buffer.from(good)
+    damaged[damaged.length - 16]! ^= 0xff
+    await writeFile(file, damaged)
+    const again = await cli(['inspect', '--json'], { cwd: repo, env: env({ XDG_CACHE_HOME: cache }) })
+    expect(again.stderr).toBe('')
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout))
+    expect((await readFile(file)).equals(damaged)).toBe(false)
   })
 
   it('--help and --version load nothing of the tokenizer package, nor the prompt pipeline', async () => {
@@ -53,7 +78,8 @@ describe('start-up loads only what a command needs', () => {
       const run = await traced(args)
       expect(run.result.code, args.join(' ')).toBe(0)
       expect(run.tokenizer, args.join(' ')).toEqual([])
-      expect(run.all.filter((l) => l.includes('/dist/cli/project.js'))).toEqual([])
+      // The command line code is one bundle: that the pipeline never ran shows in what Node loaded.
+      expect(run.all, args.join(' ')).not.toContain(PIPELINE_MARK)
     }
   })
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect } from 'vitest'
 /** The package's root directory. */
 export const repoRoot = join(import.meta.dirname, '..', '..')
 /** The built command. */
-export const bin = join(repoRoot, 'dist', 'cli', 'main.js')
+export const bin = join(repoRoot, 'dist', 'bin', 'sysprompt.cjs')
 /** The start of an ANSI escape: its presence means colours. */
 export const ESC = '\u001b['
 
@@ -29,7 +29,9 @@ export const sandbox = { base: '', home: '' }
 /** Creates the sandbox before the file's tests and removes it after; call once at the top of a test file. */
 export function useSandbox(): void {
   beforeAll(async () => {
-    expect(existsSync(bin), 'dist/cli/main.js is missing: run `npm run build` (npm test does)').toBe(true)
+    expect(existsSync(bin), 'dist/bin/sysprompt.cjs is missing: run `npm run build` (npm test does)').toBe(
+      true,
+    )
     sandbox.base = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-cli-')))
     sandbox.home = join(sandbox.base, 'home')
     await mkdir(join(sandbox.home, '.config'), { recursive: true })

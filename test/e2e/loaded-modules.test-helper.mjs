@@ -1,16 +1,29 @@
 // Preloaded with `node --import` by the start-up tests: records every module
 // the process loads, ES modules through a resolve hook (which runs on the
-// loader thread, so it appends to the log file itself) and CommonJS ones
-// (what `createRequire` loads) from the require cache at exit.
+// loader thread, so it appends to the log file itself), CommonJS ones (what
+// `createRequire` loads) from the require cache at exit, Node's built-in
+// modules from `process.moduleLoadList`, and every file read
+// with `readFileSync` (the CLI compiles gpt-tokenizer's rank tables through
+// V8's code cache from the file's text, not through `require`).
 import { appendFileSync } from 'node:fs'
-import { createRequire, register } from 'node:module'
+import { createRequire, register, syncBuiltinESMExports } from 'node:module'
 
 const log = process.env.SYSPROMPT_MODULE_LOG
 if (log !== undefined && log !== '') {
   register(new URL('./loaded-modules-hook.test-helper.mjs', import.meta.url), { data: { log } })
   const require = createRequire(import.meta.url)
+  const fs = require('node:fs')
+  const readFileSync = fs.readFileSync
+  fs.readFileSync = function loggedReadFileSync(path, ...rest) {
+    if (typeof path === 'string') appendFileSync(log, `${path}\n`)
+    return readFileSync.call(this, path, ...rest)
+  }
+  syncBuiltinESMExports()
   process.on('exit', () => {
     const loaded = Object.keys(require.cache)
+    // Node's own modules as `builtin:<name>` (the bundled command requires them from one file).
+    for (const entry of process.moduleLoadList)
+      if (entry.startsWith('NativeModule ')) loaded.push(`builtin:${entry.slice('NativeModule '.length)}`)
     if (loaded.length > 0) appendFileSync(log, `${loaded.join('\n')}\n`)
   })
 }

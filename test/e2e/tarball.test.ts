@@ -86,7 +86,7 @@ describe('the packed package', () => {
     const packed = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]
     const { filename, files } = packed[0]!
     const shipped = files.map((f) => f.path)
-    expect(shipped).toContain('dist/cli/main.js')
+    expect(shipped).toContain('dist/bin/sysprompt.cjs')
     expect(shipped).toContain('presets/default/project-template.md')
     expect(shipped.some((p) => p.endsWith('.test.js') || p.startsWith('src/'))).toBe(false)
 

@@ -1,0 +1,72 @@
+/**
+ * Bundles the `sysprompt` command into `dist/bin/` with esbuild:
+ *
+ * - `cli.cjs`: everything the command line runs (`src/cli/run.ts` and what
+ *   it imports), one CommonJS file, so that the launcher can compile it
+ *   through V8's code cache (Node 20 offers that for scripts, not for ES
+ *   modules). Commands and heavy dependencies still initialise only when
+ *   used: esbuild keeps each `import()` a lazily run module.
+ * - `sysprompt.cjs`: the launcher (`src/cli/launch.ts`), the package's bin.
+ *
+ * One file instead of some two hundred modules to resolve, compiled from
+ * the cache, is most of what `sysprompt --help` and a warm `inspect` save.
+ * The library entries stay tsc's output in `dist/`. Run by `npm run build`.
+ *
+ * External (loaded from node_modules at run time): gpt-tokenizer (its rank
+ * tables are large, load through `createRequire` the first time a count
+ * misses the caches, and have their own code cache) and the optional peers
+ * better-sqlite3 and pg.
+ */
+import { createHash } from 'node:crypto'
+import { readFile, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type BuildOptions, build } from 'esbuild'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const out = join(root, 'dist', 'bin')
+
+const common: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: ['node20'],
+  external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'better-sqlite3', 'pg'],
+  minify: true,
+  // Error classes keep their names (`name`, stack traces, messages that print them).
+  keepNames: true,
+  legalComments: 'none',
+  sourcemap: false,
+  metafile: true,
+  logLevel: 'warning',
+}
+
+// `import.meta.url` in CommonJS: the file's own URL.
+const cliBanner = { js: "const __syspromptModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
+
+await rm(out, { recursive: true, force: true })
+const cli = await build({
+  ...common,
+  entryPoints: [join(root, 'src', 'cli', 'run.ts')],
+  outfile: join(out, 'cli.cjs'),
+  format: 'cjs',
+  // The code that finds `package.json`, `presets/` and `dist/web/` by its
+  // own URL: one level under `dist/`, as tsc's output is.
+  define: { 'import.meta.url': '__syspromptModuleUrl' },
+  banner: cliBanner,
+})
+// The launcher knows the bundle's hash, so a start-up need not hash it to validate its code cache.
+const cliHash = createHash('sha256')
+  .update(await readFile(join(out, 'cli.cjs'), 'utf8'))
+  .digest('hex')
+const launcher = await build({
+  ...common,
+  entryPoints: [join(root, 'src', 'cli', 'launch.ts')],
+  outfile: join(out, 'sysprompt.cjs'),
+  // CommonJS: Node starts a CommonJS entry sooner than an ES module one.
+  format: 'cjs',
+  define: { CLI_SHA256: JSON.stringify(cliHash), 'import.meta.url': '__syspromptModuleUrl' },
+  banner: cliBanner,
+})
+const outputs = [cli, launcher].flatMap((r) => Object.values(r.metafile?.outputs ?? {}))
+const bytes = outputs.reduce((n, o) => n + o.bytes, 0)
+console.log(`cli: ${outputs.length} files, ${bytes} bytes in dist/bin`)
