@@ -18,6 +18,15 @@ describe('readRule', () => {
     expect(rule).toEqual({ data: { globs: '*.ts,*.tsx', alwaysApply: true }, body: 'Body.\n', yaml: false })
   })
 
+  it('closes the front matter only at a line of its own: a value ending in --- stays a value', () => {
+    expect(readRule('---\na: *---\n---\nbody\n', 'r.md')).toEqual({
+      data: { a: '*---' },
+      body: 'body\n',
+      yaml: false,
+    })
+    expect(readRule('---\n---\nbody\n', 'r.md').body).toBe('body\n')
+  })
+
   it('keeps YAML lists as lists, and the text "true" apart from the boolean', () => {
     const rule = readRule('---\napplyTo: ["a/**", "b/**"]\nalwaysApply: "true"\n---\nB\n', 'r.md')
     expect(rule.data).toEqual({ applyTo: ['a/**', 'b/**'], alwaysApply: 'true' })

@@ -25,7 +25,7 @@ export interface RuleText {
   yaml: boolean
 }
 
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/
+const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/
 
 /**
  * Reads a rule's front matter through the fragment parser (SPEC §6). Tools
@@ -47,7 +47,7 @@ export function readRule(text: string, file: string): RuleText {
   const match = FRONT_MATTER.exec(text)
   if (match === null) return { data: {}, body: text, yaml: false }
   const data: Record<string, unknown> = {}
-  for (const line of match[1]!.split(/\r?\n/)) {
+  for (const line of (match[1] ?? '').split(/\r?\n/)) {
     const pair = /^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$/.exec(line)
     if (pair === null) continue
     const value = pair[2]!.replace(/^(["'])(.*)\1$/, '$2')
