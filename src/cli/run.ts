@@ -186,8 +186,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       ) {
         return EXIT.ok
       }
+      // An unknown word under a command with subcommands (`sessions a`) points to that command's help.
       const command =
-        error.code === 'commander.unknownCommand' ? undefined : argv.find((a) => !a.startsWith('-'))
+        error.code === 'commander.unknownCommand' ? namedCommand(argv) : argv.find((a) => !a.startsWith('-'))
       const help = command === undefined ? 'sysprompt --help' : `sysprompt ${command} --help`
       return fail(`${commanderMessage(error)}; see \`${help}\``, EXIT.usage)
     }

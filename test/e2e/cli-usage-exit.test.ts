@@ -29,6 +29,8 @@ describe('usage errors exit 2 for every command', () => {
         oneErrorLine(r)
       }
       expect(runs[0]!.stderr).toContain("unknown option '--no-such-option'")
+      // The hint names the help of the command the user typed, subcommand groups (`sessions one`) included.
+      for (const r of runs) expect(r.stderr).toContain(`see \`sysprompt ${name} --help\``)
     },
     120_000,
   )
@@ -41,5 +43,6 @@ describe('usage errors exit 2 for every command', () => {
       expect(r.stdout).toBe('')
       oneErrorLine(r)
     }
+    expect(runs[0]!.stderr).toContain('see `sysprompt --help`')
   }, 120_000)
 })
