@@ -117,6 +117,7 @@ export function compileCached(
   params: readonly string[],
   knownHash?: string,
 ): CachedScript {
+  // Safe as a plain read: `file` is the package's own bundle or a dependency's rank table, never a repository's file.
   const source = readFileSync(file, 'utf8')
   const sourceHash = cachePath === undefined ? '' : (knownHash ?? sha256(source))
   const cachedData = cachePath === undefined ? undefined : readCache(cachePath, sourceHash)
