@@ -14,8 +14,10 @@
  *
  * External (loaded from node_modules at run time): gpt-tokenizer (its rank
  * tables are large, load through `createRequire` the first time a count
- * misses the caches, and have their own code cache) and the optional peers
- * better-sqlite3 and pg.
+ * misses the caches, and have their own code cache), jsonc-parser (its
+ * UMD entry requires its own files by computed paths, which a bundle cannot
+ * follow; loaded only when a harness config file exists) and the optional
+ * peers better-sqlite3 and pg.
  */
 import { createHash } from 'node:crypto'
 import { readFile, rm } from 'node:fs/promises'
@@ -30,7 +32,7 @@ const common: BuildOptions = {
   bundle: true,
   platform: 'node',
   target: ['node20'],
-  external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'better-sqlite3', 'pg'],
+  external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'jsonc-parser', 'better-sqlite3', 'pg'],
   minify: true,
   // Error classes keep their names (`name`, stack traces, messages that print them).
   keepNames: true,

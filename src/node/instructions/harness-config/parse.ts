@@ -3,6 +3,12 @@
  * (a `--help` never pays for them) and a failure is reported by position
  * only: a parser's own message quotes the offending text, which may be a key.
  */
+import { createRequire } from 'node:module'
+
+// jsonc-parser ships a UMD entry that requires its own files by computed
+// paths: the command's bundle keeps it external and loads it with `require`
+// (a dynamic `import()` has no loader inside the code-cached bundle).
+const requireCjs = createRequire(import.meta.url)
 
 /** A parsed document, or where it stops being valid (1-based line and column). */
 export type Parsed = { ok: true; data: unknown } | { ok: false; line: number; column: number }
@@ -36,10 +42,7 @@ export async function parseJson(text: string, comments: boolean): Promise<Parsed
       return { ok: false, ...position(text, at === null ? 0 : Number(at[1])) }
     }
   }
-  const module = (await import('jsonc-parser')) as typeof import('jsonc-parser') & {
-    default?: typeof import('jsonc-parser')
-  }
-  const { parse } = module.default ?? module
+  const { parse } = requireCjs('jsonc-parser') as typeof import('jsonc-parser')
   const errors: import('jsonc-parser').ParseError[] = []
   const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false })
   if (errors.length > 0) return { ok: false, ...position(text, errors[0]!.offset) }
