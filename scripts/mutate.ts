@@ -12,7 +12,8 @@ const FOLDERS: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../mutation/folders.json', import.meta.url), 'utf8'),
 )
 
-const args = process.argv.slice(2)
+// A bare `--` (as in the usage line above) only separates folders from flags.
+const args = process.argv.slice(2).filter((arg) => arg !== '--')
 // A word right after a flag is its value (`--concurrency 2`, `--checkers ""`);
 // other words name folders.
 const named: string[] = []
