@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { createPromptRegistry } from './create-registry.js'
 import { RegistryError } from './errors.js'
+import type { VariableResolver } from './types.js'
 
 // The whole message and code of each refusal `createPromptRegistry` makes
 // itself (duplicates, names, namespaces, protections, scopes, what a
 // provider produced), global and scoped: the line a plugin author reads.
+
+function resolverOf(namespace: string): VariableResolver {
+  return { namespace, describe: () => [], resolve: async () => new Map() }
+}
 
 function refusal(run: () => unknown): { code: string; message: string } {
   try {
@@ -58,7 +63,7 @@ describe('duplicates name the layer and what to do', () => {
 
   it('resolvers', () => {
     const registry = createPromptRegistry()
-    const resolver = { namespace: 'git', resolve: async () => new Map<string, string>() }
+    const resolver = resolverOf('git')
     registry.resolver(resolver)
     expect(refusal(() => registry.resolver({ ...resolver }))).toEqual({
       code: 'duplicate-resolver',
@@ -99,12 +104,12 @@ describe('names', () => {
   it('a resolver namespace: one segment of [a-z][a-z0-9_-]*', () => {
     const registry = createPromptRegistry()
     for (const ns of ['Git', 'a:b', '', '1x']) {
-      expect(refusal(() => registry.resolver({ namespace: ns, resolve: async () => new Map() }))).toEqual({
+      expect(refusal(() => registry.resolver(resolverOf(ns)))).toEqual({
         code: 'invalid-variable-name',
         message: `resolver namespace "${ns}" is invalid; namespaces match [a-z][a-z0-9_-]* [invalid-variable-name]`,
       })
     }
-    expect(() => registry.resolver({ namespace: 'my-tool_2', resolve: async () => new Map() })).not.toThrow()
+    expect(() => registry.resolver(resolverOf('my-tool_2'))).not.toThrow()
   })
 
   it('a scope key: a non-empty string', () => {
