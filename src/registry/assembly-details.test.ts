@@ -45,6 +45,14 @@ describe('protections and disposers', () => {
     ).not.toThrow()
   })
 
+  it('a global protection may name a section registered globally after it', async () => {
+    const registry = createPromptRegistry()
+    registry.protect({ sections: ['a'] })
+    registry.section({ name: 'a', order: 1, text: 'A' })
+    registry.use(async (a, _ctx, next) => next({ ...a, sections: [] }))
+    expect((await registry.assemble()).sections.map((s) => s.name)).toEqual(['a'])
+  })
+
   it('a disposed protection protects no more', async () => {
     const registry = createPromptRegistry()
     registry.section({ name: 'a', order: 1, text: 'A' })
@@ -154,6 +162,14 @@ describe('keyStability', () => {
     ])
     expect(keyStability(env, 'env:HOME')).toBe('turn')
     expect(keyStability(env, 'env:PATH')).toBe('static')
+  })
+
+  it('never takes a pattern entry for the entry naming a key, even when written with that key', () => {
+    const env = catalog([
+      { key: 'env:<any>', description: 'any', stability: 'static', pattern: true },
+      { key: 'env:HOME', description: 'home', stability: 'turn', pattern: true },
+    ])
+    expect(keyStability(env, 'env:HOME')).toBe('static')
   })
 
   it('is session when the catalog names the key nowhere and has no pattern', () => {
