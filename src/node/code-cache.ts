@@ -26,23 +26,36 @@ const FORMAT = 'sysprompt-v8-code-cache/1'
 /** A code cache file larger than this is not one this module wrote (o200k's is about 4.5 MB). */
 const MAX_BYTES = 32 * 1024 * 1024
 
-interface Header {
-  format: string
-  node: string
-  v8: string
-  source: string
-  payload: string
-}
+/** What a checked file's header says: what it is (compared field by field) and, as `payload`, the sha256 of the rest. */
+type Header = Record<string, string>
 
 const sha256 = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 
 /** The header a cache of `source` must have in this process. */
-function expected(sourceHash: string): Omit<Header, 'payload'> {
+function expected(sourceHash: string): Header {
   return { format: FORMAT, node: process.version, v8: process.versions.v8, source: sourceHash }
 }
 
-/** Reads a cache file, trusting nothing: a link, a non-file, an oversized or damaged file gives `undefined`. */
-function readCache(path: string, sourceHash: string): Buffer | undefined {
+/**
+ * A checked file's bytes: a one-line JSON header (`header` plus the
+ * payload's sha256), padded with spaces so that the payload starts on an
+ * 8-byte boundary (a table can then be read as 32-bit words where it lies),
+ * then the payload. Read back with {@link readCheckedFile}.
+ */
+export function checkedFile(header: Header, payload: Uint8Array): Buffer {
+  const line = Buffer.from(JSON.stringify({ ...header, payload: sha256(payload) }))
+  const padding = Buffer.alloc(7 - (line.length % 8), ' ')
+  return Buffer.concat([line, padding, Buffer.from('\n'), payload])
+}
+
+/**
+ * The payload of the checked file at `path`, trusting nothing: a link, a
+ * non-file, a file over `maxBytes`, one whose header differs from `want`
+ * in any field, or whose payload does not match its sha256 gives
+ * `undefined`. The payload is a view of a fresh buffer, starting where
+ * {@link checkedFile} aligned it.
+ */
+export function readCheckedFile(path: string, want: Header, maxBytes: number): Buffer | undefined {
   let fd: number
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
@@ -52,7 +65,7 @@ function readCache(path: string, sourceHash: string): Buffer | undefined {
   let bytes: Buffer
   try {
     const stat = fstatSync(fd)
-    if (!stat.isFile() || stat.size > MAX_BYTES) return undefined
+    if (!stat.isFile() || stat.size > maxBytes) return undefined
     bytes = Buffer.alloc(stat.size)
     let read = 0
     while (read < bytes.length) {
@@ -73,17 +86,15 @@ function readCache(path: string, sourceHash: string): Buffer | undefined {
   } catch {
     return undefined
   }
-  const want = expected(sourceHash)
-  if (
-    header.format !== want.format ||
-    header.node !== want.node ||
-    header.v8 !== want.v8 ||
-    header.source !== want.source
-  ) {
-    return undefined
-  }
+  if (header === null || typeof header !== 'object') return undefined
+  for (const [key, value] of Object.entries(want)) if (header[key] !== value) return undefined
   const payload = bytes.subarray(newline + 1)
   return header.payload === sha256(payload) ? payload : undefined
+}
+
+/** Reads a code cache file for `sourceHash` in this Node and V8. */
+function readCache(path: string, sourceHash: string): Buffer | undefined {
+  return readCheckedFile(path, expected(sourceHash), MAX_BYTES)
 }
 
 /** Cache files to write when the command ends: path → contents. */
@@ -131,9 +142,7 @@ export function compileCached(
     fromCache,
     keep() {
       if (fromCache || cachePath === undefined) return
-      const payload = script.createCachedData()
-      const header = JSON.stringify({ ...expected(sourceHash), payload: sha256(payload) })
-      pending.set(cachePath, Buffer.concat([Buffer.from(`${header}\n`), payload]))
+      pending.set(cachePath, checkedFile(expected(sourceHash), script.createCachedData()))
     },
   }
 }

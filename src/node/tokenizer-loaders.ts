@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { type BpeEncoding, type EncodingName, registerTokenizerLoader } from '../compile/index.js'
 import { runCachedModule } from './code-cache.js'
+import { tableEncoding } from './rank-table.js'
+import { readRankTable } from './rank-table-file.js'
 
 // Synchronous loading keeps `compile` synchronous (SPEC §5): Node can
 // `require` the tokenizer's CommonJS build at the moment a count first
@@ -48,16 +51,34 @@ function encodingApi(name: EncodingName): CountingApi {
   return GptEncoding.getEncodingApi(full, () => ranks)
 }
 
-/** Loads an encoding synchronously: gpt-tokenizer's tables and its pre-tokenizer. */
-export function loadNodeEncoding(name: EncodingName): BpeEncoding {
-  const api = encodingApi(name)
-  // A pinned deep import: the encoding's pre-tokenizer, which the splitting of
-  // over-long pre-tokens needs (src/compile/split-count.ts).
+/** Where `npm run build` writes the encodings' compact rank tables: `dist/tokenizer/`, beside this file's folder. */
+const TABLES = new URL('../tokenizer/', import.meta.url)
+
+/** The encoding's pre-tokenizer: a pinned deep import, which both counters and the splitting of over-long pre-tokens need (src/compile/split-count.ts). */
+function splitRegexOf(name: EncodingName): RegExp {
   const patterns = requireCjs('gpt-tokenizer/encodingParams/constants') as SplitPatterns
-  return {
-    countTokens: api.countTokens,
-    splitRegex: name === 'o200k' ? patterns.O200K_TOKEN_SPLIT_REGEX : patterns.CL100K_TOKEN_SPLIT_REGEX,
-  }
+  return name === 'o200k' ? patterns.O200K_TOKEN_SPLIT_REGEX : patterns.CL100K_TOKEN_SPLIT_REGEX
+}
+
+/**
+ * The encoding counted over its compact rank table (src/node/rank-table.ts),
+ * when the package's table for the installed gpt-tokenizer is there and
+ * valid; a cold count then builds no table at all.
+ */
+function fromRankTable(name: EncodingName): BpeEncoding | undefined {
+  const { version } = requireCjs('gpt-tokenizer/package.json') as { version: string }
+  const file = fileURLToPath(new URL(`${FULL_NAME[name]}.bin`, TABLES))
+  const table = readRankTable(file, FULL_NAME[name], version)
+  return table === undefined ? undefined : tableEncoding(table, splitRegexOf(name))
+}
+
+/**
+ * Loads an encoding synchronously: over the package's compact rank table
+ * when it is valid, otherwise (no table, another gpt-tokenizer, a damaged
+ * file) from gpt-tokenizer's own tables. Both count the same.
+ */
+export function loadNodeEncoding(name: EncodingName): BpeEncoding {
+  return fromRankTable(name) ?? { countTokens: encodingApi(name).countTokens, splitRegex: splitRegexOf(name) }
 }
 
 /** Registers the lazy Node loaders for o200k and cl100k (done once when `sysprompt/node` is imported). */
