@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type BpeEncoding, type EncodingName, registerTokenizerLoader } from '../compile/index.js'
 import { runCachedModule } from './code-cache.js'
@@ -52,7 +53,7 @@ function encodingApi(name: EncodingName): CountingApi {
 }
 
 /** Where `npm run build` writes the encodings' compact rank tables: `dist/tokenizer/`, beside this file's folder. */
-const TABLES = new URL('../tokenizer/', import.meta.url)
+const TABLES = fileURLToPath(new URL('../tokenizer/', import.meta.url))
 
 /** The encoding's pre-tokenizer: a pinned deep import, which both counters and the splitting of over-long pre-tokens need (src/compile/split-count.ts). */
 function splitRegexOf(name: EncodingName): RegExp {
@@ -61,14 +62,15 @@ function splitRegexOf(name: EncodingName): RegExp {
 }
 
 /**
- * The encoding counted over its compact rank table (src/node/rank-table.ts),
- * when the package's table for the installed gpt-tokenizer is there and
- * valid; a cold count then builds no table at all.
+ * The encoding counted over its compact rank table in `dir`
+ * (`<gpt-tokenizer's name>.bin`, src/node/rank-table.ts; the package's
+ * `dist/tokenizer/` by default), when that is a valid table for the
+ * installed gpt-tokenizer; otherwise `undefined`. A cold count then builds
+ * no table at all.
  */
-function fromRankTable(name: EncodingName): BpeEncoding | undefined {
+export function rankTableEncoding(name: EncodingName, dir: string = TABLES): BpeEncoding | undefined {
   const { version } = requireCjs('gpt-tokenizer/package.json') as { version: string }
-  const file = fileURLToPath(new URL(`${FULL_NAME[name]}.bin`, TABLES))
-  const table = readRankTable(file, FULL_NAME[name], version)
+  const table = readRankTable(join(dir, `${FULL_NAME[name]}.bin`), FULL_NAME[name], version)
   return table === undefined ? undefined : tableEncoding(table, splitRegexOf(name))
 }
 
@@ -78,7 +80,9 @@ function fromRankTable(name: EncodingName): BpeEncoding | undefined {
  * file) from gpt-tokenizer's own tables. Both count the same.
  */
 export function loadNodeEncoding(name: EncodingName): BpeEncoding {
-  return fromRankTable(name) ?? { countTokens: encodingApi(name).countTokens, splitRegex: splitRegexOf(name) }
+  return (
+    rankTableEncoding(name) ?? { countTokens: encodingApi(name).countTokens, splitRegex: splitRegexOf(name) }
+  )
 }
 
 /** Registers the lazy Node loaders for o200k and cl100k (done once when `sysprompt/node` is imported). */
