@@ -35,6 +35,12 @@ interface CoreModule {
 
 const { version } = require('gpt-tokenizer/package.json') as { version: string }
 const { BytePairEncodingCore } = require('gpt-tokenizer/BytePairEncodingCore') as CoreModule
+const { O200K_TOKEN_SPLIT_REGEX, CL100K_TOKEN_SPLIT_REGEX } =
+  require('gpt-tokenizer/encodingParams/constants') as Record<string, RegExp>
+const SPLIT: Record<string, RegExp | undefined> = {
+  o200k_base: O200K_TOKEN_SPLIT_REGEX,
+  cl100k_base: CL100K_TOKEN_SPLIT_REGEX,
+}
 const encoder = new TextEncoder()
 const orNone = (rank: number | undefined): number => rank ?? NONE
 await mkdir(out, { recursive: true })
@@ -55,7 +61,7 @@ for (const name of ['o200k_base', 'cl100k_base']) {
     )
       throw new Error(`${name}: rank ${rank}'s string does not look up as gpt-tokenizer looks it up`)
   })
-  const file = rankTableFile(name, version, payload)
+  const file = rankTableFile(name, version, SPLIT[name]!, payload)
   await writeFile(join(out, `${name}.bin`), file)
   console.log(`rank table: ${name}, ${ranks.length} ranks, ${file.length} bytes in dist/tokenizer`)
 }

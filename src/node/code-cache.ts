@@ -48,14 +48,20 @@ export function checkedFile(header: Header, payload: Uint8Array): Buffer {
   return Buffer.concat([line, padding, Buffer.from('\n'), payload])
 }
 
+/** A checked file read back: its whole header (`want`'s fields and any others it holds) and its payload. */
+export interface CheckedFile {
+  header: Header
+  payload: Buffer
+}
+
 /**
- * The payload of the checked file at `path`, trusting nothing: a link, a
- * non-file, a file over `maxBytes`, one whose header differs from `want`
- * in any field, or whose payload does not match its sha256 gives
- * `undefined`. The payload is a view of a fresh buffer, starting where
- * {@link checkedFile} aligned it.
+ * The checked file at `path`, trusting nothing: a link, a non-file, a file
+ * over `maxBytes`, one whose header differs from `want` in any field (or
+ * holds anything but strings), or whose payload does not match its sha256
+ * gives `undefined`. The payload is a view of a fresh buffer, starting
+ * where {@link checkedFile} aligned it.
  */
-export function readCheckedFile(path: string, want: Header, maxBytes: number): Buffer | undefined {
+export function readCheckedFile(path: string, want: Header, maxBytes: number): CheckedFile | undefined {
   let fd: number
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
@@ -79,7 +85,7 @@ export function readCheckedFile(path: string, want: Header, maxBytes: number): B
     closeSync(fd)
   }
   const newline = bytes.indexOf(10)
-  if (newline < 0 || newline > 1024) return undefined
+  if (newline < 0 || newline > 4096) return undefined
   let header: Partial<Header>
   try {
     header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Partial<Header>
@@ -87,14 +93,15 @@ export function readCheckedFile(path: string, want: Header, maxBytes: number): B
     return undefined
   }
   if (header === null || typeof header !== 'object') return undefined
+  if (Object.values(header).some((value) => typeof value !== 'string')) return undefined
   for (const [key, value] of Object.entries(want)) if (header[key] !== value) return undefined
   const payload = bytes.subarray(newline + 1)
-  return header.payload === sha256(payload) ? payload : undefined
+  return header.payload === sha256(payload) ? { header: header as Header, payload } : undefined
 }
 
 /** Reads a code cache file for `sourceHash` in this Node and V8. */
 function readCache(path: string, sourceHash: string): Buffer | undefined {
-  return readCheckedFile(path, expected(sourceHash), MAX_BYTES)
+  return readCheckedFile(path, expected(sourceHash), MAX_BYTES)?.payload
 }
 
 /** Cache files to write when the command ends: path → contents. */
@@ -180,7 +187,7 @@ export async function flushCodeCaches(): Promise<string[]> {
     const dir = dirname(path)
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 })
-      await writeFileSafely(path, bytes, { root: dirname(dir) })
+      await writeFileSafely(path, bytes, { root: dirname(dir), durable: false })
     } catch (error) {
       problems.push((error as Error).message)
     }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base'
 import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base'
+import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
 import tokenizerPackage from 'gpt-tokenizer/package.json' with { type: 'json' }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkedFile } from './code-cache.js'
@@ -24,7 +25,7 @@ const file = () => join(dir, 'cl100k_base.bin')
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sysprompt-rank-table-'))
   payload = encodeRankTable(cl100kRanks)
-  good = rankTableFile('cl100k_base', version, payload)
+  good = rankTableFile('cl100k_base', version, CL100K_TOKEN_SPLIT_REGEX, payload)
 })
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
@@ -35,8 +36,11 @@ describe('rank table files', () => {
     await writeFile(file(), good)
     // The header line is padded so that the words of the payload can be read where they lie.
     expect((good.indexOf(10) + 1) % 8).toBe(0)
-    const table = readRankTable(file(), 'cl100k_base', version)
-    expect(table?.tokens).toBe(cl100kRanks.length)
+    const read = readRankTable(file(), 'cl100k_base', version)
+    expect(read?.table.tokens).toBe(cl100kRanks.length)
+    // gpt-tokenizer's own pre-tokenizer, carried in the header: a cold count loads none of its modules.
+    expect(read?.splitRegex.source).toBe(CL100K_TOKEN_SPLIT_REGEX.source)
+    expect(read?.splitRegex.flags).toBe('gu')
     const encoding = rankTableEncoding('cl100k', dir)
     for (const text of [
       'hello world',
@@ -72,6 +76,12 @@ describe('rank table files', () => {
       ['the other byte order', withHeader({ endian: header.endian === 'LE' ? 'BE' : 'LE' })],
       ['a code cache file', checkedFile({ format: 'sysprompt-v8-code-cache/1' }, payload)],
       ['a JSON null header', Buffer.concat([Buffer.from('null\n'), payload])],
+      [
+        'no pre-tokenizer',
+        checkedFile({ ...header, split: undefined } as unknown as Record<string, string>, payload),
+      ],
+      ['a pre-tokenizer that is not a pattern', withHeader({ split: '(' })],
+      ['a header field that is not a string', withHeader({ extra: 1 as unknown as string })],
       // Valid checked files whose payload is not a table of this layout.
       [
         'another layout',

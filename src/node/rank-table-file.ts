@@ -7,7 +7,9 @@ import { decodeRankTable, type RankTable } from './rank-table.js'
 // gpt-tokenizer version whose ranks it holds and the byte order of its
 // words, and the payload's sha256. A table that differs in any of these, is
 // damaged or truncated, or is not a well-formed table is refused, and the
-// encoding loads from gpt-tokenizer itself.
+// encoding loads from gpt-tokenizer itself. The header also carries the
+// encoding's pre-tokenizer, gpt-tokenizer's own pattern copied by the build,
+// so a cold count loads no module of gpt-tokenizer's.
 
 /** What a rank table file says it is on its first line. */
 const FORMAT = 'sysprompt-rank-table/1'
@@ -18,9 +20,25 @@ function header(encoding: string, tokenizerVersion: string): Record<string, stri
   return { format: FORMAT, encoding, tokenizer: `gpt-tokenizer@${tokenizerVersion}`, endian: endianness() }
 }
 
-/** The bytes of a rank table file: `payload` (from `encodeRankTable`) for `encoding` of gpt-tokenizer `tokenizerVersion`. */
-export function rankTableFile(encoding: string, tokenizerVersion: string, payload: Uint8Array): Buffer {
-  return checkedFile(header(encoding, tokenizerVersion), payload)
+/** A rank table read back: the ranks and the encoding's pre-tokenizer (global, unicode). */
+export interface RankTableFile {
+  table: RankTable
+  splitRegex: RegExp
+}
+
+/**
+ * The bytes of a rank table file: `payload` (from `encodeRankTable`) for
+ * `encoding` of gpt-tokenizer `tokenizerVersion`, whose pre-tokenizer is
+ * `splitRegex` (gpt-tokenizer's, a global unicode expression).
+ */
+export function rankTableFile(
+  encoding: string,
+  tokenizerVersion: string,
+  splitRegex: RegExp,
+  payload: Uint8Array,
+): Buffer {
+  if (splitRegex.flags !== 'gu') throw new TypeError(`${encoding}: the pre-tokenizer must be /…/gu`)
+  return checkedFile({ ...header(encoding, tokenizerVersion), split: splitRegex.source }, payload)
 }
 
 /**
@@ -33,7 +51,14 @@ export function readRankTable(
   path: string,
   encoding: string,
   tokenizerVersion: string,
-): RankTable | undefined {
-  const payload = readCheckedFile(path, header(encoding, tokenizerVersion), MAX_BYTES)
-  return payload === undefined ? undefined : decodeRankTable(payload)
+): RankTableFile | undefined {
+  const file = readCheckedFile(path, header(encoding, tokenizerVersion), MAX_BYTES)
+  const table = file === undefined ? undefined : decodeRankTable(file.payload)
+  const split = file?.header.split
+  if (table === undefined || split === undefined) return undefined
+  try {
+    return { table, splitRegex: new RegExp(split, 'gu') }
+  } catch {
+    return undefined // not a pattern: not a file the build wrote
+  }
 }

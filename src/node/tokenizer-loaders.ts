@@ -55,7 +55,7 @@ function encodingApi(name: EncodingName): CountingApi {
 /** Where `npm run build` writes the encodings' compact rank tables: `dist/tokenizer/`, beside this file's folder. */
 const TABLES = fileURLToPath(new URL('../tokenizer/', import.meta.url))
 
-/** The encoding's pre-tokenizer: a pinned deep import, which both counters and the splitting of over-long pre-tokens need (src/compile/split-count.ts). */
+/** The encoding's pre-tokenizer: a pinned deep import, which gpt-tokenizer's counter and the splitting of over-long pre-tokens need (src/compile/split-count.ts). */
 function splitRegexOf(name: EncodingName): RegExp {
   const patterns = requireCjs('gpt-tokenizer/encodingParams/constants') as SplitPatterns
   return name === 'o200k' ? patterns.O200K_TOKEN_SPLIT_REGEX : patterns.CL100K_TOKEN_SPLIT_REGEX
@@ -70,8 +70,8 @@ function splitRegexOf(name: EncodingName): RegExp {
  */
 export function rankTableEncoding(name: EncodingName, dir: string = TABLES): BpeEncoding | undefined {
   const { version } = requireCjs('gpt-tokenizer/package.json') as { version: string }
-  const table = readRankTable(join(dir, `${FULL_NAME[name]}.bin`), FULL_NAME[name], version)
-  return table === undefined ? undefined : tableEncoding(table, splitRegexOf(name))
+  const file = readRankTable(join(dir, `${FULL_NAME[name]}.bin`), FULL_NAME[name], version)
+  return file === undefined ? undefined : tableEncoding(file.table, file.splitRegex)
 }
 
 /**

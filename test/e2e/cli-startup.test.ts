@@ -55,8 +55,10 @@ describe('start-up loads only what a command needs', () => {
     const run = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
     expect(run.result.code).toBe(0)
     expect(run.tables).toEqual(['o200k_base'])
-    // None of gpt-tokenizer's own tables: nothing builds its 200 000-entry map, so nothing compiles its rank module.
+    // Nothing of gpt-tokenizer's but its version (the table's header must name it): nothing builds its
+    // 200 000-entry map, so nothing compiles its rank module either.
     expect(run.gptTables).toEqual([])
+    expect(run.tokenizer.map((l) => l.replace(/.*\/gpt-tokenizer\//, ''))).toEqual(['package.json'])
     expect(existsSync(join(cache, 'sysprompt', 'v8', 'o200k_base.bin'))).toBe(false)
     await rm(join(cache, 'sysprompt', 'counts'), { recursive: true })
     const again = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
@@ -112,6 +114,7 @@ describe('start-up loads only what a command needs', () => {
     const cold = await traced(['inspect', '--json', '--tokenizer', 'cl100k'], { XDG_CACHE_HOME: cache }, repo)
     expect(cold.tables).toEqual(['cl100k_base'])
     expect(cold.gptTables).toEqual([])
+    expect(cold.tokenizer.map((l) => l.replace(/.*\/gpt-tokenizer\//, ''))).toEqual(['package.json'])
     expect(existsSync(join(cache, 'sysprompt', 'counts'))).toBe(true)
     const warm = await traced(['inspect', '--json', '--tokenizer', 'cl100k'], { XDG_CACHE_HOME: cache }, repo)
     expect(warm.tables).toEqual([])
