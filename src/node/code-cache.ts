@@ -6,8 +6,9 @@ import { Script } from 'node:vm'
 import { writeFileSafely } from './safe-write.js'
 
 // Much of a command's start is V8 compiling JavaScript: the bundled command
-// line code (a megabyte and a half), and on a cold count gpt-tokenizer's
-// rank table, a 2.4 MB module holding one array literal of 200 000 strings.
+// line code (a megabyte and a half), and, when an encoding cannot load from
+// the package's compact rank table (rank-table-file.ts), gpt-tokenizer's
+// rank module, 2.4 MB holding one array literal of 200 000 strings.
 // V8 can keep what it compiled as a code cache (`vm.Script` `cachedData`,
 // the documented way on Node 20, which has no `module.enableCompileCache`),
 // and a later process reads it back in a fraction of the time. The cache files live in the user's
@@ -16,6 +17,9 @@ import { writeFileSafely } from './safe-write.js'
 // not match (another Node, another gpt-tokenizer, a truncated or corrupt
 // file) is not used but rebuilt. V8 rejects a cache for another V8 or
 // other flags by itself (`cachedDataRejected`), and it is rebuilt then too.
+//
+// Each file is a "checked file" (`checkedFile`, `readCheckedFile`): one JSON
+// header line, then the payload; the rank tables use the same format.
 //
 // The cache holds compiled code, so it is only as trustworthy as the user's
 // own cache directory: the same trust as the user's shell start-up files.

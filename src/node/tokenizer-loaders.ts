@@ -32,9 +32,11 @@ interface SplitPatterns {
 let codeCacheDir: string | undefined
 
 /**
- * Keeps V8's compiled form of the encodings' rank tables in `dir` (the
- * user's cache directory; `undefined` turns it off, the default): a later
- * process that loads an encoding compiles it in about half the time.
+ * Keeps V8's compiled form of gpt-tokenizer's rank modules in `dir` (the
+ * user's cache directory; `undefined` turns it off, the default), for an
+ * encoding that loads from gpt-tokenizer because the package's compact
+ * table is missing or invalid: a later such load compiles in about half
+ * the time.
  * The CLI turns it on with the count cache; write what was built with
  * `flushCodeCaches()` (src/node/code-cache.ts).
  */
