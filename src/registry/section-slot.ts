@@ -6,9 +6,8 @@ import type { AssembledSection, PromptSection } from './types.js'
  * section stays registered), and the memos of its keys and renders live in
  * the slot's own fields: an unchanged section costs a property read per
  * memo, whatever the number of sections, and nothing outgrows a bounded
- * global cache. The registry's own copy of the registration holds its slot
- * (see SLOT); nothing is added to assembled sections (their shape stays the
- * plain one): an assembly records which slot each of its
+ * global cache. Nothing is added to the section objects themselves (their
+ * shape stays the plain one); an assembly records which slot each of its
  * sections came from, by index, on its sections array (a non-enumerable
  * symbol property, see RECORD). A sections array
  * a middleware replaced has no slots (memos then fall back to text caches),
@@ -23,15 +22,7 @@ export class SectionSlot {
   renders: unknown = undefined
 }
 
-/**
- * Where a registration keeps its slot: a non-enumerable symbol property of
- * the registry's own copy of the section (never the caller's object, never an
- * assembled section), read with one property load where a WeakMap of a
- * thousand registrations costs a hash-table probe per section per assembly.
- */
-const SLOT: unique symbol = Symbol('sysprompt.sectionSlot')
-
-type WithSlot = { [SLOT]?: SectionSlot }
+const slots = new WeakMap<PromptSection, SectionSlot>()
 
 /** What an assembly's sections array held when the registry built it, and each entry's slot. */
 export interface SectionSlots {
@@ -54,10 +45,10 @@ type WithRecord = { [RECORD]?: SectionSlots }
 
 /** The slot of a registration. */
 function slotFor(registration: PromptSection): SectionSlot {
-  let slot = (registration as WithSlot)[SLOT]
+  let slot = slots.get(registration)
   if (slot === undefined) {
     slot = new SectionSlot()
-    Object.defineProperty(registration, SLOT, { value: slot, enumerable: false })
+    slots.set(registration, slot)
   }
   return slot
 }
