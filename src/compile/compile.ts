@@ -5,7 +5,7 @@ import { type HashFunction, hashText, hashTextOnce, sha256Hex, utf8Length } from
 import { TextCache } from '../shared/text-cache.js'
 import { applyBudget } from './budget.js'
 import { CompileError } from './errors.js'
-import { renderSection, type SectionMemo, sectionHash, sectionTokens } from './section-memo.js'
+import { contentEpoch, renderSection, type SectionMemo, sectionHash, sectionTokens } from './section-memo.js'
 import { effectiveStabilityOf, stabilityOf } from './stability.js'
 import { countTokens, resolveTokenizer, withCountCache } from './tokenizers.js'
 import { hashTools } from './tool-hashes.js'
@@ -174,9 +174,10 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   const keptSections: AssembledSection[] = []
   const memos: SectionMemo[] = []
   const slots = slotsOf(assembly.sections)
+  const epoch = contentEpoch(assembly)
   for (let i = 0; i < assembly.sections.length; i++) {
     const section = assembly.sections[i]!
-    const memo = renderSection(section, assembly, slotAt(slots, assembly.sections, i))
+    const memo = renderSection(section, assembly, slotAt(slots, assembly.sections, i), epoch)
     if (memo.text.length > 0) {
       keptSections.push(section)
       memos.push(memo)
@@ -187,7 +188,15 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
   const stabilities: Stability[] = []
   for (let i = 0; i < keptSections.length; i++) {
     const section = keptSections[i]!
-    const stability = effectiveStabilityOf(section.stability, memos[i]!.keys, assembly)
+    const memo = memos[i]!
+    // The effective stability reads only the memo's keys in the assembly: known for this epoch.
+    let stability = memo.effective
+    if (memo.stabilityIn !== epoch || memo.declared !== section.stability) {
+      stability = effectiveStabilityOf(section.stability, memo.keys, assembly)
+      memo.stabilityIn = epoch
+      memo.declared = section.stability
+      memo.effective = stability
+    }
     stabilities.push(stability)
     if (stability !== 'turn') continue
     const { turnKeys } = stabilityOf(section.stability, memos[i]!.keys, assembly)

@@ -217,6 +217,55 @@ describe('recompile memos', () => {
     expect(first).toBe(expected(bare))
   })
 
+  it('variables or stabilities changed in place after assembly, and registries interleaving, compile as from scratch', async () => {
+    // The memos skip reading a section's keys while the assembly's variables and stabilities hold
+    // what an earlier compile saw: a change made to the assembly itself must still be seen.
+    const texts = ['One {{v0}}.', 'Two {{#if v1}}yes{{/if}}.', 'Three {{v3}}.']
+    const first = harness({ texts: [...texts], values: ['a', 'b', undefined, 'd'], tools: [] })
+    const second = harness({ texts: [...texts], values: ['x', undefined, undefined, 'd'], tools: [] })
+    const check = (assembly: PromptAssembly) =>
+      expect(summary(compile(assembly, { tokenizer: words }))).toEqual(reference(assembly, words))
+    const mutations: ((a: PromptAssembly) => void)[] = [
+      () => {},
+      (a) => {
+        a.variables.v0 = 'changed'
+      },
+      (a) => {
+        a.variables.v1 = undefined
+      },
+      (a) => {
+        delete a.variables.v2
+      },
+      (a) => {
+        a.variables.extra = 'added'
+      },
+      (a) => {
+        a.stability.v3 = 'turn'
+      },
+      (a) => {
+        a.stability.v0 = 'static'
+      },
+      (a) => {
+        Object.defineProperty(a.variables, 'v1', { value: 'hidden', enumerable: false })
+      },
+    ]
+    for (let round = 0; round < 2; round++) {
+      for (const mutate of mutations) {
+        for (const registry of [first, second]) {
+          check(await registry.assemble())
+          const assembly = await registry.assemble()
+          mutate(assembly)
+          check(assembly)
+          check(await registry.assemble())
+        }
+      }
+    }
+    // A referenced key gone from the assembly is unknown again, as from scratch (strict mustache).
+    const gone = await first.assemble()
+    delete gone.variables.v1
+    expect(() => compile(gone, { tokenizer: words })).toThrow(/unknown variable "v1"/)
+  })
+
   it('property: any sequence of changes compiles as a compile from scratch would', async () => {
     const fragment = fc.constantFrom(
       'plain words',

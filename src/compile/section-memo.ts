@@ -35,6 +35,79 @@ export interface SectionMemo {
   /** The hash function `hash` was made with. */
   hashedBy: HashFunction | undefined
   hash: string
+  /** The {@link contentEpoch} whose variables were last found to give `values` (0: none yet). */
+  validIn: number
+  /** The epoch, declared stability and effective stability last computed for this memo's keys. */
+  stabilityIn: number
+  declared: AssembledSection['stability'] | undefined
+  effective: AssembledSection['stability']
+}
+
+/** What one assembly's `variables` and `stability` held: own keys (in their order) and values. */
+interface Snapshot {
+  id: number
+  variableKeys: string[]
+  variableValues: unknown[]
+  stabilityKeys: string[]
+  stabilityValues: unknown[]
+}
+
+// The last few distinct contents of `variables` and `stability`, newest last. A harness
+// recompiling with unchanged values finds its content here with one comparison per
+// variable, and every memo validated under that content is valid again without reading
+// its keys: a lookup per section instead of a few per key. A few are kept so that
+// assemblies of several registries (or scopes) interleaving do not evict each other.
+const snapshots: Snapshot[] = []
+const SNAPSHOTS = 4
+let nextEpoch = 1
+
+function sameContent(object: object, keys: readonly string[], values: readonly unknown[]): boolean {
+  const own = Object.getOwnPropertyNames(object)
+  if (own.length !== keys.length) return false
+  const record = object as Record<string, unknown>
+  for (let i = 0; i < own.length; i++) {
+    const key = own[i]!
+    if (key !== keys[i] || record[key] !== values[i]) return false
+  }
+  return true
+}
+
+function valuesOf(object: object, keys: readonly string[]): unknown[] {
+  const record = object as Record<string, unknown>
+  const values = new Array<unknown>(keys.length)
+  for (let i = 0; i < keys.length; i++) values[i] = record[keys[i]!]
+  return values
+}
+
+/**
+ * A number standing for the content of the assembly's `variables` and
+ * `stability` (every own key, in order, and its value): equal numbers mean
+ * equal content, so a memo checked against the values of one compile holds
+ * for the next with the same number. Everything a render or a stability
+ * reads of an assembly (`Object.hasOwn` and the value of a key) is in it.
+ */
+export function contentEpoch(assembly: Pick<PromptAssembly, 'variables' | 'stability'>): number {
+  const { variables, stability } = assembly
+  for (let r = snapshots.length - 1; r >= 0; r--) {
+    const s = snapshots[r]!
+    if (
+      sameContent(variables, s.variableKeys, s.variableValues) &&
+      sameContent(stability, s.stabilityKeys, s.stabilityValues)
+    )
+      return s.id
+  }
+  const variableKeys = Object.getOwnPropertyNames(variables)
+  const stabilityKeys = Object.getOwnPropertyNames(stability)
+  const snapshot: Snapshot = {
+    id: nextEpoch++,
+    variableKeys,
+    variableValues: valuesOf(variables, variableKeys),
+    stabilityKeys,
+    stabilityValues: valuesOf(stability, stabilityKeys),
+  }
+  if (snapshots.length >= SNAPSHOTS) snapshots.shift()
+  snapshots.push(snapshot)
+  return snapshot.id
 }
 
 // Rendered sections by source text. A render is a pure function of the
@@ -55,11 +128,16 @@ function renderedValue(
   return Object.hasOwn(variables, key) ? variables[key] : ABSENT
 }
 
-/** The section rendered through `renderSections` (the one renderer), memoized. */
+/**
+ * The section rendered through `renderSections` (the one renderer),
+ * memoized; `epoch` is the assembly's {@link contentEpoch} (a memo already
+ * checked under it is not checked again), or 0 to check every key.
+ */
 export function renderSection(
   section: AssembledSection,
   assembly: PromptAssembly,
   slot: SectionSlot | undefined,
+  epoch = 0,
 ): SectionMemo {
   const variants =
     slot === undefined ? renderMemo.get(section.text) : (slot.renders as SectionMemo[] | undefined)
@@ -67,11 +145,15 @@ export function renderSection(
     for (const memo of variants) {
       if (memo.source !== section.text || memo.dialect !== section.dialect || memo.name !== section.name)
         continue
+      if (epoch !== 0 && memo.validIn === epoch) return memo
       let same = true
       for (let i = 0; i < memo.keys.length && same; i++) {
         same = memo.values[i] === renderedValue(assembly.variables, memo.keys[i]!)
       }
-      if (same) return memo
+      if (same) {
+        memo.validIn = epoch
+        return memo
+      }
     }
   }
   const [rendered] = renderSections({ ...assembly, sections: [section] })
@@ -92,6 +174,10 @@ export function renderSection(
     tokens: 0,
     hashedBy: undefined,
     hash: '',
+    validIn: epoch,
+    stabilityIn: 0,
+    declared: undefined,
+    effective: 'static',
   }
   if (variants === undefined) {
     if (slot === undefined) renderMemo.set(section.text, [memo])

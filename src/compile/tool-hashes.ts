@@ -104,7 +104,7 @@ function matches(value: unknown, tape: Tape): boolean {
   if (typeof value !== 'object' || value === null) return false
   if (head === ARRAY) {
     if (!Array.isArray(value) || value.length !== tape[at++]) return false
-    for (let i = 0; i < value.length; i++) if (!matches(value[i], tape)) return false
+    for (let i = 0; i < value.length; i++) if (!item(value[i], tape)) return false
     return true
   }
   if (Array.isArray(value)) return false
@@ -115,18 +115,31 @@ function matches(value: unknown, tape: Tape): boolean {
     for (const key in value) {
       const v = (value as Record<string, unknown>)[key]
       if (v === undefined) continue
-      if (matched === count || key !== tape[at++] || !matches(v, tape)) return false
+      if (matched === count || key !== tape[at++] || !item(v, tape)) return false
       matched++
     }
   } else {
     for (const key of Object.keys(value)) {
       const v = (value as Record<string, unknown>)[key]
       if (v === undefined) continue
-      if (matched === count || key !== tape[at++] || !matches(v, tape)) return false
+      if (matched === count || key !== tape[at++] || !item(v, tape)) return false
       matched++
     }
   }
   return matched === count
+}
+
+/**
+ * {@link matches} for a value inside an array or object: a leaf (most of a
+ * schema) is compared here, without a call.
+ */
+function item(value: unknown, tape: Tape): boolean {
+  const head = tape[at]
+  if (head !== OBJECT && head !== ARRAY) {
+    at++
+    return value === head
+  }
+  return matches(value, tape)
 }
 
 /** Whether `value` matches `tape` from its start. */

@@ -86,14 +86,18 @@ function collectTools(
   return orderTools([...byName.values()], toolOrder, known)
 }
 
-/** Resolves the namespaced keys the sections reference, with the resolver each namespace has (a scoped one shadows). */
-async function resolveNamespaced(
+/**
+ * Resolves the namespaced keys the sections reference, with the resolver each
+ * namespace has (a scoped one shadows); `undefined` when no key needs one
+ * (nothing to wait for).
+ */
+function resolveNamespaced(
   sections: readonly AssembledSection[],
   resolvers: ReadonlyMap<string, VariableResolver>,
   ctx: AssembleContext,
   variables: Record<string, string | undefined>,
   stability: Record<string, Stability>,
-): Promise<void> {
+): Promise<void> | undefined {
   const wanted = new Map<VariableResolver, string[]>()
   const slots = slotsOf(sections)
   for (let i = 0; i < sections.length; i++) {
@@ -108,7 +112,8 @@ async function resolveNamespaced(
       else list.push(key)
     }
   }
-  await Promise.all(
+  if (wanted.size === 0) return undefined
+  return Promise.all(
     [...wanted].map(async ([resolver, keys]) => {
       const values = await resolver.resolve(keys, ctx)
       for (const key of keys) {
@@ -117,7 +122,7 @@ async function resolveNamespaced(
         stability[key] = keyStability(resolver, key)
       }
     }),
-  )
+  ).then(() => undefined)
 }
 
 /**
@@ -180,12 +185,18 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
   )
   attachSlots(sections, registrations)
   const tools = collectTools(layers, ctx, inputs.toolOrder)
-  await resolveNamespaced(sections, resolvers, ctx, variables, stability)
+  // Without resolvers no namespaced key can get a value: no section's keys need reading. Each await
+  // is skipped when there is nothing to wait for (an await costs a turn of the microtask queue).
+  if (resolvers.size > 0) {
+    const pending = resolveNamespaced(sections, resolvers, ctx, variables, stability)
+    if (pending !== undefined) await pending
+  }
 
   const assembly: PromptAssembly = { sections, tools, variables, stability }
   const canonicalSections = protectedSections.size > 0 ? cloneJson(sections) : undefined
   const canonicalTools = protectedTools.size > 0 ? cloneJson(tools) : undefined
-  const result = await runWaterfall(inputs.middleware, assembly, ctx)
+  const result =
+    inputs.middleware.length === 0 ? assembly : await runWaterfall(inputs.middleware, assembly, ctx)
   if (canonicalSections === undefined && canonicalTools === undefined) return result
   return {
     ...result,

@@ -64,4 +64,17 @@ describe('cloneJson', () => {
     expect(Object.hasOwn(copy, 'polluted')).toBe(false)
     expect(copy).toEqual(source)
   })
+
+  it('keeps an own __proto__ key a key, and a null-prototype object null-prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"type": "string"}, "a": [1]}') as Record<string, unknown>
+    const copy = cloneJson(parsed)
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a'])
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ type: 'string' })
+    const bare = Object.assign(Object.create(null), { nested: { x: 1 } })
+    const bareCopy = cloneJson(bare)
+    expect(Object.getPrototypeOf(bareCopy)).toBe(null)
+    expect(bareCopy.nested).toEqual({ x: 1 })
+    expect(bareCopy.nested).not.toBe(bare.nested)
+  })
 })
