@@ -63,6 +63,24 @@ const bundledYaml: Plugin = {
   },
 }
 
+/**
+ * Commander requires `node:child_process` (which loads `net` and `dgram`)
+ * at its top, for executable subcommands, which sysprompt has none of: in
+ * the bundle it is required on the first spawn instead.
+ */
+const lazyChildProcess: Plugin = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = "const childProcess = require('node:child_process');"
+      if (!source.includes(eager)) throw new Error(`${args.path}: no \`${eager}\` to make lazy (commander changed)`)
+      const lazy = "const childProcess = { get spawn() { return require('node:child_process').spawn; } };"
+      return { contents: source.replace(eager, lazy), loader: 'js' }
+    })
+  },
+}
+
 // `import.meta.url` in CommonJS: the file's own URL.
 const cliBanner = { js: "const __syspromptModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
 
@@ -76,7 +94,7 @@ const cli = await build({
   // own URL: one level under `dist/`, as tsc's output is.
   define: { 'import.meta.url': '__syspromptModuleUrl' },
   banner: cliBanner,
-  plugins: [bundledYaml],
+  plugins: [bundledYaml, lazyChildProcess],
 })
 // The launcher knows the bundle's hash, so a start-up need not hash it to validate its code cache.
 const cliHash = createHash('sha256')
