@@ -74,7 +74,8 @@ const lazyChildProcess: Plugin = {
     b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8')
       const eager = "const childProcess = require('node:child_process');"
-      if (!source.includes(eager)) throw new Error(`${args.path}: no \`${eager}\` to make lazy (commander changed)`)
+      if (!source.includes(eager))
+        throw new Error(`${args.path}: no \`${eager}\` to make lazy (commander changed)`)
       const lazy = "const childProcess = { get spawn() { return require('node:child_process').spawn; } };"
       return { contents: source.replace(eager, lazy), loader: 'js' }
     })

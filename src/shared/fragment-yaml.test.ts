@@ -1,5 +1,5 @@
-import * as yaml from 'yaml'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import * as yaml from 'yaml'
 
 // The YAML parser loads the first time a fragment has front matter, through
 // the loader the node layer registers; a fresh module per test starts with

@@ -101,7 +101,10 @@ describe('start-up loads only what a command needs', () => {
       const what = `sysprompt ${args.join(' ')}`
       expect(launched.result, what).toEqual({ ...launched.result, code, stdout, stderr })
       // Neither the command line code nor what only it needs: no bundle read, no hashing, no child processes.
-      expect(launched.all.some((l) => l.endsWith('/dist/bin/cli.cjs')), what).toBe(false)
+      expect(
+        launched.all.some((l) => l.endsWith('/dist/bin/cli.cjs')),
+        what,
+      ).toBe(false)
       for (const builtin of ['builtin:crypto', 'builtin:child_process', 'builtin:vm', 'builtin:fs/promises'])
         expect(launched.all, what).not.toContain(builtin)
     }

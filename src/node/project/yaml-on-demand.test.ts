@@ -51,7 +51,10 @@ describe('the YAML parser loads only for front matter', () => {
     expect(plain.project.compiled?.text).toContain('Always answer briefly.')
     expect(plain.loads).toBe(0)
     const withFront = await buildCountingYaml(
-      await repo('front', { ...files, '.sysprompt/rules/tests.md': '---\ndescription: tests\n---\nRun them.\n' }),
+      await repo('front', {
+        ...files,
+        '.sysprompt/rules/tests.md': '---\ndescription: tests\n---\nRun them.\n',
+      }),
     )
     expect(withFront.project.compiled?.text).toContain('Run them.')
     expect(withFront.loads).toBe(1)
