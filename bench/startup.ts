@@ -2,10 +2,11 @@
  * CLI start-up (issue: fast start): the built command against `node -e 0`,
  * side by side in interleaved rounds: `--help` (its code cache kept, as
  * after any earlier run), a cold `inspect` of the
- * sample project (empty count cache, so the encoding loads; the code cache
- * of its rank table kept from an earlier run), a warm one (the same command
- * a second time), and a first run ever (no cache directory at all: the
- * encoding compiles from source and its code cache is written). Whole processes, timed from outside; the CPU figure (the
+ * sample project (empty count cache, so the encoding loads: its compact
+ * rank table from `dist/tokenizer/`, src/node/rank-table.ts; the command's
+ * code cache kept from an earlier run), a warm one (the same command a
+ * second time), and a first run ever (no cache directory at all: the
+ * command's code compiles from source and its code cache is written). Whole processes, timed from outside; the CPU figure (the
  * children's user + system time, from /proc on Linux) is printed too,
  * since on a shared machine wall time measures the other tenants as well.
  */

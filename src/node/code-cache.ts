@@ -6,8 +6,9 @@ import { Script } from 'node:vm'
 import { writeFileSafely } from './safe-write.js'
 
 // Much of a command's start is V8 compiling JavaScript: the bundled command
-// line code (a megabyte and a half), and on a cold count gpt-tokenizer's
-// rank table, a 2.4 MB module holding one array literal of 200 000 strings.
+// line code (a megabyte and a half), and, when an encoding cannot load from
+// the package's compact rank table (rank-table-file.ts), gpt-tokenizer's
+// rank module, 2.4 MB holding one array literal of 200 000 strings.
 // V8 can keep what it compiled as a code cache (`vm.Script` `cachedData`,
 // the documented way on Node 20, which has no `module.enableCompileCache`),
 // and a later process reads it back in a fraction of the time. The cache files live in the user's
@@ -16,6 +17,9 @@ import { writeFileSafely } from './safe-write.js'
 // not match (another Node, another gpt-tokenizer, a truncated or corrupt
 // file) is not used but rebuilt. V8 rejects a cache for another V8 or
 // other flags by itself (`cachedDataRejected`), and it is rebuilt then too.
+//
+// Each file is a "checked file" (`checkedFile`, `readCheckedFile`): one JSON
+// header line, then the payload; the rank tables use the same format.
 //
 // The cache holds compiled code, so it is only as trustworthy as the user's
 // own cache directory: the same trust as the user's shell start-up files.
@@ -26,23 +30,42 @@ const FORMAT = 'sysprompt-v8-code-cache/1'
 /** A code cache file larger than this is not one this module wrote (o200k's is about 4.5 MB). */
 const MAX_BYTES = 32 * 1024 * 1024
 
-interface Header {
-  format: string
-  node: string
-  v8: string
-  source: string
-  payload: string
-}
+/** What a checked file's header says: what it is (compared field by field) and, as `payload`, the sha256 of the rest. */
+type Header = Record<string, string>
 
 const sha256 = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 
 /** The header a cache of `source` must have in this process. */
-function expected(sourceHash: string): Omit<Header, 'payload'> {
+function expected(sourceHash: string): Header {
   return { format: FORMAT, node: process.version, v8: process.versions.v8, source: sourceHash }
 }
 
-/** Reads a cache file, trusting nothing: a link, a non-file, an oversized or damaged file gives `undefined`. */
-function readCache(path: string, sourceHash: string): Buffer | undefined {
+/**
+ * A checked file's bytes: a one-line JSON header (`header` plus the
+ * payload's sha256), padded with spaces so that the payload starts on an
+ * 8-byte boundary (a table can then be read as 32-bit words where it lies),
+ * then the payload. Read back with {@link readCheckedFile}.
+ */
+export function checkedFile(header: Header, payload: Uint8Array): Buffer {
+  const line = Buffer.from(JSON.stringify({ ...header, payload: sha256(payload) }))
+  const padding = Buffer.alloc(7 - (line.length % 8), ' ')
+  return Buffer.concat([line, padding, Buffer.from('\n'), payload])
+}
+
+/** A checked file read back: its whole header (`want`'s fields and any others it holds) and its payload. */
+export interface CheckedFile {
+  header: Header
+  payload: Buffer
+}
+
+/**
+ * The checked file at `path`, trusting nothing: a link, a non-file, a file
+ * over `maxBytes`, one whose header differs from `want` in any field (or
+ * holds anything but strings), or whose payload does not match its sha256
+ * gives `undefined`. The payload is a view of a fresh buffer, starting
+ * where {@link checkedFile} aligned it.
+ */
+export function readCheckedFile(path: string, want: Header, maxBytes: number): CheckedFile | undefined {
   let fd: number
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
@@ -52,7 +75,7 @@ function readCache(path: string, sourceHash: string): Buffer | undefined {
   let bytes: Buffer
   try {
     const stat = fstatSync(fd)
-    if (!stat.isFile() || stat.size > MAX_BYTES) return undefined
+    if (!stat.isFile() || stat.size > maxBytes) return undefined
     bytes = Buffer.alloc(stat.size)
     let read = 0
     while (read < bytes.length) {
@@ -66,24 +89,23 @@ function readCache(path: string, sourceHash: string): Buffer | undefined {
     closeSync(fd)
   }
   const newline = bytes.indexOf(10)
-  if (newline < 0 || newline > 1024) return undefined
+  if (newline < 0 || newline > 4096) return undefined
   let header: Partial<Header>
   try {
     header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Partial<Header>
   } catch {
     return undefined
   }
-  const want = expected(sourceHash)
-  if (
-    header.format !== want.format ||
-    header.node !== want.node ||
-    header.v8 !== want.v8 ||
-    header.source !== want.source
-  ) {
-    return undefined
-  }
+  if (header === null || typeof header !== 'object') return undefined
+  if (Object.values(header).some((value) => typeof value !== 'string')) return undefined
+  for (const [key, value] of Object.entries(want)) if (header[key] !== value) return undefined
   const payload = bytes.subarray(newline + 1)
-  return header.payload === sha256(payload) ? payload : undefined
+  return header.payload === sha256(payload) ? { header: header as Header, payload } : undefined
+}
+
+/** Reads a code cache file for `sourceHash` in this Node and V8. */
+function readCache(path: string, sourceHash: string): Buffer | undefined {
+  return readCheckedFile(path, expected(sourceHash), MAX_BYTES)?.payload
 }
 
 /** Cache files to write when the command ends: path → contents. */
@@ -131,9 +153,7 @@ export function compileCached(
     fromCache,
     keep() {
       if (fromCache || cachePath === undefined) return
-      const payload = script.createCachedData()
-      const header = JSON.stringify({ ...expected(sourceHash), payload: sha256(payload) })
-      pending.set(cachePath, Buffer.concat([Buffer.from(`${header}\n`), payload]))
+      pending.set(cachePath, checkedFile(expected(sourceHash), script.createCachedData()))
     },
   }
 }
@@ -171,7 +191,7 @@ export async function flushCodeCaches(): Promise<string[]> {
     const dir = dirname(path)
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 })
-      await writeFileSafely(path, bytes, { root: dirname(dir) })
+      await writeFileSafely(path, bytes, { root: dirname(dir), durable: false })
     } catch (error) {
       problems.push((error as Error).message)
     }

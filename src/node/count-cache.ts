@@ -184,7 +184,7 @@ export function diskCountCache(options: DiskCountCacheOptions): DiskCountCache {
         }
         const body = JSON.stringify({ format: FORMAT, entries: [...merged] })
         try {
-          await writeFileSafely(path, body, { root: dir })
+          await writeFileSafely(path, body, { root: dir, durable: false })
         } catch (error) {
           problems.push((error as Error).message)
         }

@@ -126,6 +126,27 @@ describe('writeFileSafely never writes through a link', () => {
     expect(await names(elsewhere)).toEqual([])
   })
 
+  it('flushes the bytes to the disk before the rename, unless the write is not durable (a cache)', async () => {
+    const synced: boolean[] = []
+    const recording: SafeWriteFs = {
+      ...fsp,
+      open: (async (...args: Parameters<typeof fsp.open>) => {
+        const handle = await fsp.open(...args)
+        const sync = handle.sync.bind(handle)
+        handle.sync = async () => {
+          synced.push(true)
+          return sync()
+        }
+        return handle
+      }) as SafeWriteFs['open'],
+    }
+    await writeFileSafely(join(dir, 'sysprompt.lock'), 'kept', { fs: recording })
+    expect(synced).toEqual([true])
+    await writeFileSafely(join(dir, 'counts.json'), 'cached', { fs: recording, durable: false })
+    expect(synced).toEqual([true])
+    expect(await readFile(join(dir, 'counts.json'), 'utf8')).toBe('cached')
+  })
+
   it('replaces, not follows, a link that appears at the target just before the rename', async () => {
     const victim = join(dir, 'victim')
     await writeFile(victim, 'precious')

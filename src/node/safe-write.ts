@@ -48,13 +48,20 @@ export interface SafeWriteOptions {
   root?: string
   /** Refuse (`exists`) when `path` already exists, instead of replacing it; the check is atomic. */
   exclusive?: boolean
+  /**
+   * Whether the bytes reach the disk before the rename (`fsync`; default
+   * true). Caches pass false: a cache file lost or torn by a crash is
+   * refused by its reader and rebuilt, and each `fsync` can cost a cold
+   * command tens of milliseconds on a busy disk.
+   */
+  durable?: boolean
 }
 
 /**
  * Writes `data` to `path` without ever following a link (SPEC §9's writes:
  * `check --update`, `init`, caches). The bytes go to a fresh temporary file
  * in the same directory (created exclusively, so nothing already there is
- * opened), which is flushed and then renamed over `path`: a reader sees the
+ * opened), which is flushed (unless not `durable`) and then renamed over `path`: a reader sees the
  * old file or the new one, never half of one, and a symlink at `path` is
  * refused rather than written through. A target that is not a regular file
  * (a FIFO, a device, a directory) and a parent directory that is a link are
@@ -101,7 +108,7 @@ export async function writeFileSafely(
         )
       }
       await handle.writeFile(data)
-      await handle.sync()
+      if (options.durable !== false) await handle.sync()
     } finally {
       await handle.close()
     }

@@ -31,10 +31,6 @@ export class Layer {
   get label(): string {
     return this.scope === undefined ? 'globally' : `in scope "${this.scope}"`
   }
-
-  get isEmpty(): boolean {
-    return this.disposers.size === 0
-  }
 }
 
 /** A middleware with the layer it was registered on; one list keeps global and scoped ones interleaved as registered. */

@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest'
 import { cli, env, makeRepo, repoRoot, sandbox, useSandbox } from './cli.test-helper.js'
 
 // What a command loads, not how fast: `--help`, `--version`, `explain` and
-// `--tokenizer estimate` load no encoding; a warm `inspect` (its counts in
-// the count cache) loads none either; importing `sysprompt` loads nothing
-// of the tokenizer package.
+// `--tokenizer estimate` load no encoding; a cold `inspect` reads the
+// encoding's compact rank table from the package (`dist/tokenizer/`) and
+// none of gpt-tokenizer's own tables; a warm `inspect` (its counts in the
+// count cache) loads none either; importing `sysprompt` loads nothing of the
+// tokenizer package.
 
 useSandbox()
 
@@ -16,6 +18,8 @@ const preload = join(repoRoot, 'test', 'e2e', 'loaded-modules.test-helper.mjs')
 /** What only the prompt pipeline loads (its OS adapter): the sign that a command built a prompt. */
 const PIPELINE_MARK = 'builtin:os'
 let runs = 0
+/** A compact rank table of the package (src/node/rank-table.ts), as its path ends. */
+const COMPACT_TABLE = /.*\/dist\/tokenizer\/(\w+)\.bin$/
 
 /** Runs the CLI with the module log preloaded; resolves with its result and the tokenizer modules it loaded. */
 async function traced(args: string[], extra: Record<string, string> = {}, cwd?: string) {
@@ -27,26 +31,35 @@ async function traced(args: string[], extra: Record<string, string> = {}, cwd?: 
   })
   const lines = existsSync(log) ? (await readFile(log, 'utf8')).split('\n') : []
   const tokenizer = [...new Set(lines.filter((l) => l.includes('/gpt-tokenizer/')))]
+  const compact = [...new Set(lines.filter((l) => COMPACT_TABLE.test(l)))]
   return {
     result,
     all: lines,
     tokenizer,
-    /** The encodings whose rank tables were loaded. */
-    tables: tokenizer
+    /** The encodings whose gpt-tokenizer rank tables were loaded (the slow way, which builds its map). */
+    gptTables: tokenizer
       .filter((l) => l.includes('/bpeRanks/'))
       .map((l) => l.replace(/.*\/bpeRanks\/|\.js$/g, '')),
+    /** The encodings whose rank tables were loaded, either way. */
+    tables: [
+      ...compact.map((l) => l.replace(COMPACT_TABLE, '$1')),
+      ...tokenizer.filter((l) => l.includes('/bpeRanks/')).map((l) => l.replace(/.*\/bpeRanks\/|\.js$/g, '')),
+    ],
   }
 }
 
 describe('start-up loads only what a command needs', () => {
-  it('the module log itself works: a cold inspect loads the o200k tables, and only those', async () => {
+  it('the module log itself works: a cold inspect reads the compact o200k table, and only that', async () => {
     const repo = await makeRepo('cold')
     const cache = join(sandbox.base, 'cold-cache')
     const run = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
     expect(run.result.code).toBe(0)
     expect(run.tables).toEqual(['o200k_base'])
-    // The rank table's compiled code is kept beside the counts for the next cold count.
-    expect(existsSync(join(cache, 'sysprompt', 'v8', 'o200k_base.bin'))).toBe(true)
+    // Nothing of gpt-tokenizer's but its version (the table's header must name it): nothing builds its
+    // 200 000-entry map, so nothing compiles its rank module either.
+    expect(run.gptTables).toEqual([])
+    expect(run.tokenizer.map((l) => l.replace(/.*\/gpt-tokenizer\//, ''))).toEqual(['package.json'])
+    expect(existsSync(join(cache, 'sysprompt', 'v8', 'o200k_base.bin'))).toBe(false)
     await rm(join(cache, 'sysprompt', 'counts'), { recursive: true })
     const again = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
     expect(again.tables).toEqual(['o200k_base'])
@@ -143,6 +156,8 @@ describe('start-up loads only what a command needs', () => {
     const cache = join(sandbox.base, 'warm-cache')
     const cold = await traced(['inspect', '--json', '--tokenizer', 'cl100k'], { XDG_CACHE_HOME: cache }, repo)
     expect(cold.tables).toEqual(['cl100k_base'])
+    expect(cold.gptTables).toEqual([])
+    expect(cold.tokenizer.map((l) => l.replace(/.*\/gpt-tokenizer\//, ''))).toEqual(['package.json'])
     expect(existsSync(join(cache, 'sysprompt', 'counts'))).toBe(true)
     const warm = await traced(['inspect', '--json', '--tokenizer', 'cl100k'], { XDG_CACHE_HOME: cache }, repo)
     expect(warm.tables).toEqual([])

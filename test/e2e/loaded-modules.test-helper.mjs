@@ -3,8 +3,10 @@
 // loader thread, so it appends to the log file itself), CommonJS ones (what
 // `createRequire` loads) from the require cache at exit, Node's built-in
 // modules from `process.moduleLoadList`, and every file read
-// with `readFileSync` (the CLI compiles gpt-tokenizer's rank tables through
-// V8's code cache from the file's text, not through `require`).
+// with `readFileSync` or opened with `openSync` (the CLI compiles
+// gpt-tokenizer's rank tables through V8's code cache from the file's text,
+// not through `require`, and reads the package's compact rank tables
+// through a descriptor).
 import { appendFileSync } from 'node:fs'
 import { createRequire, register, syncBuiltinESMExports } from 'node:module'
 
@@ -17,6 +19,11 @@ if (log !== undefined && log !== '') {
   fs.readFileSync = function loggedReadFileSync(path, ...rest) {
     if (typeof path === 'string') appendFileSync(log, `${path}\n`)
     return readFileSync.call(this, path, ...rest)
+  }
+  const openSync = fs.openSync
+  fs.openSync = function loggedOpenSync(path, ...rest) {
+    if (typeof path === 'string') appendFileSync(log, `${path}\n`)
+    return openSync.call(this, path, ...rest)
   }
   syncBuiltinESMExports()
   process.on('exit', () => {

@@ -87,6 +87,9 @@ describe('the packed package', () => {
     const { filename, files } = packed[0]!
     const shipped = files.map((f) => f.path)
     expect(shipped).toContain('dist/bin/sysprompt.cjs')
+    // The encodings' compact rank tables, which a cold count reads instead of building gpt-tokenizer's map.
+    expect(shipped).toContain('dist/tokenizer/o200k_base.bin')
+    expect(shipped).toContain('dist/tokenizer/cl100k_base.bin')
     expect(shipped).toContain('presets/default/project-template.md')
     expect(shipped.some((p) => p.endsWith('.test.js') || p.startsWith('src/'))).toBe(false)
 

@@ -139,6 +139,32 @@ describe('budget arithmetic', () => {
     )
   })
 
+  it('treats a negative cap as none left, and breaks distance ties toward the later text', () => {
+    expect(nearestFirst([{ text: 'a\n', distance: 0 }], -5)).toEqual([{ kept: '', omitted: 2 }])
+    expect(rootFirstSilent(['a'], -5)).toEqual([null])
+    expect(
+      nearestFirst(
+        [
+          { text: 'first\n', distance: 1 },
+          { text: 'second\n', distance: 1 },
+        ],
+        7,
+      ),
+    ).toEqual([
+      { kept: '', omitted: 6 },
+      { kept: 'second\n', omitted: 0 },
+    ])
+    // Exactly at the cap is kept whole; one byte less cuts.
+    expect(nearestFirst([{ text: 'ab\ncd\n', distance: 0 }], 6)).toEqual([{ kept: 'ab\ncd\n', omitted: 0 }])
+    expect(nearestFirst([{ text: 'ab\ncd\n', distance: 0 }], 5)).toEqual([{ kept: 'ab\n', omitted: 3 }])
+    expect(cutAtLine('ab\ncd', 5)).toBe('ab\ncd')
+    expect(cutAtLine('ab\ncd', 4)).toBe('ab\n')
+    expect(rootFirstSilent(['日本'], 3)).toEqual([{ kept: '日', omitted: 3 }])
+    expect(rootFirstSilent(['é🙂'], 5)).toEqual([{ kept: 'é', omitted: 4 }])
+    expect(rootFirstSilent(['é🙂'], 6)).toEqual([{ kept: 'é🙂', omitted: 0 }])
+    expect(rootFirstSilent(['ab', 'cd'], 2)).toEqual([{ kept: 'ab', omitted: 0 }, null])
+  })
+
   it('spends Codex caps root first, silently, dropping what is left over', () => {
     expect(rootFirstSilent(['aaaa', 'bbbb', 'cccc'], 6)).toEqual([
       { kept: 'aaaa', omitted: 0 },

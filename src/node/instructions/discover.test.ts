@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { hashText } from '../../shared/hash.js'
 import { discoverInstructions } from './discover.js'
 import { explainInstructions } from './explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
 
 afterAll(removeFixtures)
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
 
 /** A repository with a file above it, files on the walk, a second name and a file below cwd. */
 async function monorepo() {
@@ -65,6 +68,28 @@ describe('discoverInstructions (sysprompt mode)', () => {
     const custom = await discoverInstructions({ cwd, home, globalFiles: [join(elsewhere, 'team.md')] })
     expect(custom.files[0]!.path).toBe(join(elsewhere, 'team.md'))
     expect(custom.files).toHaveLength(3)
+  })
+
+  it('finds the global file under XDG_CONFIG_HOME when no home is given, never when one is', async () => {
+    const { repo, cwd } = await monorepo()
+    const xdg = await fixtureTree({ 'sysprompt/AGENTS.md': 'xdg rules\n' })
+    vi.stubEnv('XDG_CONFIG_HOME', xdg)
+    const found = await discoverInstructions({ cwd })
+    expect(found.files.map((f) => f.path)).toEqual([
+      join(xdg, 'sysprompt/AGENTS.md'),
+      join(repo, 'AGENTS.md'),
+      join(repo, 'docs/AGENTS.md'),
+    ])
+    const withHome = await discoverInstructions({ cwd, home: await emptyHome() })
+    expect(withHome.files.map((f) => f.path)).toEqual([join(repo, 'AGENTS.md'), join(repo, 'docs/AGENTS.md')])
+  })
+
+  it('names the directory a file was loaded from, the root as "."', async () => {
+    const { repo, cwd } = await monorepo()
+    const options = { cwd, home: await emptyHome() }
+    expect((await explainInstructions({ ...options, file: join(repo, 'AGENTS.md') })).reason).toBe(
+      'loaded from ., file 1 in load order',
+    )
   })
 
   it('keeps the call of the project:instructions resolver working with defaults', async () => {

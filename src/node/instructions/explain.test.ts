@@ -44,15 +44,21 @@ describe('explainInstructions', () => {
   it('tells a file no rule names from one that is simply missing', async () => {
     const root = await repo()
     const home = await emptyHome()
-    expect(await explainInstructions({ cwd: root, home, file: 'README.md' })).toMatchObject({
+    expect(await explainInstructions({ cwd: root, home, file: 'README.md' })).toEqual({
+      file: join(root, 'README.md'),
       status: 'skipped',
       code: 'not-a-candidate',
+      reason:
+        'sysprompt mode reads only AGENTS.override.md, AGENTS.md in each directory, and no loaded file imports README.md',
     })
-    expect(
-      await explainInstructions({ cwd: join(root, 'pkg'), home, file: '../nowhere/AGENTS.md' }),
-    ).toMatchObject({
-      code: 'outside-walk',
-    })
+    expect(await explainInstructions({ cwd: join(root, 'pkg'), home, file: '../nowhere/AGENTS.md' })).toEqual(
+      {
+        file: join(root, 'nowhere/AGENTS.md'),
+        status: 'skipped',
+        code: 'outside-walk',
+        reason: `sysprompt mode reads the directories from the project root ${root} down to the working directory ${join(root, 'pkg')}; ${join(root, 'nowhere')} is not one of them`,
+      },
+    )
     expect(await explainInstructions({ cwd: root, home, file: 'pkg/AGENTS.md' })).toMatchObject({
       code: 'outside-walk',
     })

@@ -38,9 +38,13 @@ describe('imports of a file the byte budget cut', () => {
     const explain = (file: string) =>
       explainInstructions({ ...options, maxBytes: 19, file: join(root, file) })
     expect(await explain('notes.md')).toMatchObject({ status: 'truncated', code: 'truncated' })
-    expect((await explain('notes.md')).reason).toContain('inlined into AGENTS.md')
+    expect((await explain('notes.md')).reason).toBe(
+      "inlined into AGENTS.md, whose text the 19-byte cap cut (nearest-first: files nearer the working directory come first) where this file's text lies, so not all of it reached the prompt",
+    )
     expect(await explain('more.md')).toMatchObject({ status: 'skipped', code: 'over-budget' })
-    expect((await explain('more.md')).reason).toContain('none of it reached the prompt')
+    expect((await explain('more.md')).reason).toBe(
+      "inlined into AGENTS.md, whose text the 19-byte cap cut (nearest-first: files nearer the working directory come first) before this file's text, so none of it reached the prompt",
+    )
   })
 
   it('keeps an import that fit before the cut whole, and says it was included', async () => {

@@ -79,6 +79,34 @@ describe('on demand: files a harness loads only when the agent works near them',
     expect(other.lateBound.map((f) => f.path)).toEqual([join(base, 'docs/CLAUDE.md')])
   })
 
+  it('explains an on-demand file and a late-bound one in words, naming every path that loads it', async () => {
+    const { base, home } = await repo()
+    const options = { cwd: base, home, mode: 'claude' as const, fsRoot: base }
+    expect(await explainInstructions({ ...options, file: 'docs/CLAUDE.md' })).toEqual({
+      file: join(base, 'docs/CLAUDE.md'),
+      status: 'on-demand',
+      code: 'on-demand',
+      reason:
+        'on demand, when the agent works under docs: the harness adds it to a tool result then, never to the cached prefix (pass --path to see it loaded)',
+      profile: expect.stringMatching(/^claude /),
+    })
+    const paths = ['src/api/handler.ts', 'src/api/deep/x.ts', 'src/api']
+    const late = await explainInstructions({ ...options, paths, file: 'src/api/CLAUDE.md' })
+    // The directory itself is not under itself: only the two files load it.
+    expect(late).toMatchObject({
+      status: 'late-bound',
+      code: 'late-bound',
+      reason:
+        'loaded late, with the tool result for src/api/handler.ts, src/api/deep/x.ts (when the agent works under src/api); never in the cached prefix',
+    })
+    const found = await discoverInstructions({ ...options, paths })
+    expect(found.lateBound.find((f) => f.path === join(base, 'src/api/CLAUDE.md'))).toMatchObject({
+      text: 'api claude\n',
+      loadedFor: [join(base, 'src/api/handler.ts'), join(base, 'src/api/deep/x.ts')],
+      bytes: 11,
+    })
+  })
+
   it('gemini: GEMINI.md below cwd is just-in-time context, trimmed as Gemini CLI sends it', async () => {
     const { base, home } = await repo()
     const found = await discoverInstructions({

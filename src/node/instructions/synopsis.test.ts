@@ -11,6 +11,26 @@ describe('synopsis', () => {
     )
   })
 
+  it('closes a fence only with a marker of its own kind at least as long, as CommonMark does', () => {
+    const text =
+      '````\n# in code\n```\n~~~~\n# still code\n````\n   # Heading, indented\n#not a heading\n####### seven\nprose\n'
+    const pointer = (bytes: number) =>
+      `[Synopsis: headings and first paragraph only. Read f.md (${bytes} bytes) for the rest.]`
+    expect(synopsis(text, 'f.md')).toBe(
+      `# Heading, indented\n#not a heading\n####### seven\nprose\n${pointer(Buffer.byteLength(text))}\n`,
+    )
+    const tilde = '~~~\n# code\n```\n# code too\n~~~\n## Out\n'
+    expect(synopsis(tilde, 'f.md')).toBe(`## Out\n${pointer(Buffer.byteLength(tilde))}\n`)
+  })
+
+  it('drops a byte-order mark and CRLF front matter, and ends the paragraph at a fence or a heading', () => {
+    const text = '\uFEFF---\r\na: 1\r\n---\r\nFirst\r\nsecond\r\n```\r\ncode\r\n```\r\nlater prose\r\n#\r\n'
+    expect(synopsis(text, 'x.md')).toBe(
+      `First\nsecond\n#\n[Synopsis: headings and first paragraph only. Read x.md (${Buffer.byteLength(text)} bytes) for the rest.]\n`,
+    )
+    expect(synopsis('One\n# H\nTwo\n', 'x.md').split('\n').slice(0, 2)).toEqual(['One', '# H'])
+  })
+
   it('only ever keeps lines of the file, in order, then one pointer line', () => {
     const line = fc.oneof(
       fc.constantFrom('', '# Title', '## Sub', '```', '~~~', '---', 'prose', 'more prose'),
