@@ -6,7 +6,10 @@
  *   through V8's code cache (Node 20 offers that for scripts, not for ES
  *   modules). Commands and heavy dependencies still initialise only when
  *   used: esbuild keeps each `import()` a lazily run module.
- * - `sysprompt.cjs`: the launcher (`src/cli/launch.ts`), the package's bin.
+ * - `sysprompt.cjs`: the launcher (`src/cli/launch.ts`), the package's bin,
+ *   with the root texts (`--help`, `--version`) that commander renders here
+ *   from the built `cli.cjs` (`renderRootAnswers`), so that the launcher
+ *   prints them without loading `cli.cjs` or commander.
  *
  * One file instead of some two hundred modules to resolve, compiled from
  * the cache, is most of what `sysprompt --help` and a warm `inspect` save.
@@ -21,9 +24,10 @@
  */
 import { createHash } from 'node:crypto'
 import { readFile, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type BuildOptions, build } from 'esbuild'
+import { type BuildOptions, build, type Plugin } from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(root, 'dist', 'bin')
@@ -42,6 +46,42 @@ const common: BuildOptions = {
   logLevel: 'warning',
 }
 
+/**
+ * `src/node/require-yaml.ts` requires `yaml` through `createRequire`, which
+ * esbuild cannot follow: in the bundle it becomes a plain `require('yaml')`
+ * inside the function, which esbuild bundles as a module that runs on the
+ * first call (a file with front matter), compiled with the rest.
+ */
+const bundledYaml: Plugin = {
+  name: 'bundled-yaml',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]node[\\/]require-yaml\.ts$/ }, () => ({
+      contents: "export function requireYaml() { return require('yaml') }",
+      loader: 'ts',
+      resolveDir: join(root, 'src', 'node'),
+    }))
+  },
+}
+
+/**
+ * Commander requires `node:child_process` (which loads `net` and `dgram`)
+ * at its top, for executable subcommands, which sysprompt has none of: in
+ * the bundle it is required on the first spawn instead.
+ */
+const lazyChildProcess: Plugin = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const eager = "const childProcess = require('node:child_process');"
+      if (!source.includes(eager))
+        throw new Error(`${args.path}: no \`${eager}\` to make lazy (commander changed)`)
+      const lazy = "const childProcess = { get spawn() { return require('node:child_process').spawn; } };"
+      return { contents: source.replace(eager, lazy), loader: 'js' }
+    })
+  },
+}
+
 // `import.meta.url` in CommonJS: the file's own URL.
 const cliBanner = { js: "const __syspromptModuleUrl = require('node:url').pathToFileURL(__filename).href;" }
 
@@ -55,18 +95,28 @@ const cli = await build({
   // own URL: one level under `dist/`, as tsc's output is.
   define: { 'import.meta.url': '__syspromptModuleUrl' },
   banner: cliBanner,
+  plugins: [bundledYaml, lazyChildProcess],
 })
 // The launcher knows the bundle's hash, so a start-up need not hash it to validate its code cache.
 const cliHash = createHash('sha256')
   .update(await readFile(join(out, 'cli.cjs'), 'utf8'))
   .digest('hex')
+// The root texts, as the bundle just built prints them.
+const { renderRootAnswers } = createRequire(import.meta.url)(join(out, 'cli.cjs')) as {
+  renderRootAnswers: () => Promise<unknown>
+}
+const rootAnswers = await renderRootAnswers()
 const launcher = await build({
   ...common,
   entryPoints: [join(root, 'src', 'cli', 'launch.ts')],
   outfile: join(out, 'sysprompt.cjs'),
   // CommonJS: Node starts a CommonJS entry sooner than an ES module one.
   format: 'cjs',
-  define: { CLI_SHA256: JSON.stringify(cliHash), 'import.meta.url': '__syspromptModuleUrl' },
+  define: {
+    CLI_SHA256: JSON.stringify(cliHash),
+    ROOT_ANSWERS: JSON.stringify(rootAnswers),
+    'import.meta.url': '__syspromptModuleUrl',
+  },
   banner: cliBanner,
 })
 const outputs = [cli, launcher].flatMap((r) => Object.values(r.metafile?.outputs ?? {}))

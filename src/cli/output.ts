@@ -1,7 +1,7 @@
 /** Where a command writes: the streams (a `isTTY` flag on stdout decides colours) and the environment. */
 export interface Io {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number }
-  stderr: { write(text: string): unknown }
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number }
   env: Record<string, string | undefined>
   /** The shell's working directory: paths on the command line are relative to it. */
   cwd: string

@@ -7,6 +7,7 @@ import { namedCommand } from './command-names.js'
 import { flushCountCache } from './count-cache.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
 import type { Io } from './output.js'
+import { DEFAULT_HELP_WIDTH, NO_COMMAND_MESSAGE, type RootAnswers, type WidthStream } from './root-answers.js'
 
 export { namedCommand } from './command-names.js'
 
@@ -136,6 +137,9 @@ export async function createProgram(ctx: CommandContext, wanted: string | undefi
       writeErr: (text) => ctx.io.stderr.write(text),
       // Parse errors are printed by `run` in the one-line form every error has.
       outputError: () => {},
+      // Commander's own rule, asked of the streams the command writes to (`process.stdout` in the CLI).
+      getOutHelpWidth: () => helpWidth(ctx.io.stdout),
+      getErrHelpWidth: () => helpWidth(ctx.io.stderr),
     })
     .addHelpText('after', ROOT_HELP)
   const terms = new Map<Command, string>()
@@ -148,6 +152,33 @@ export async function createProgram(ctx: CommandContext, wanted: string | undefi
     subcommandTerm: (command) => terms.get(command) ?? help.subcommandTerm(command),
   })
   return program
+}
+
+/** A terminal's columns, else 80: what commander's own default gives. */
+function helpWidth(stream: WidthStream): number {
+  return (stream.isTTY === true ? stream.columns : undefined) ?? DEFAULT_HELP_WIDTH
+}
+
+/** The widest terminal the build renders the root help for, to find where its lines stop wrapping. */
+const WIDEST = 400
+
+/**
+ * The root texts the launcher prints without loading this code (see
+ * `root-answers.ts`), rendered here by commander: `scripts/build-cli.ts`
+ * calls this and puts the result into the launcher.
+ */
+export async function renderRootAnswers(): Promise<RootAnswers> {
+  const render = async (argv: string[], columns?: number) => {
+    let out = ''
+    const stdout = { write: (text: string) => (out += text), isTTY: columns !== undefined, columns }
+    const code = await run(argv, { stdout, stderr: { write: () => true }, env: {}, cwd: '/' })
+    if (code !== EXIT.ok) throw new Error(`sysprompt ${argv.join(' ')} exited ${code}`)
+    return out
+  }
+  const wideHelp = await render(['--help'], WIDEST)
+  let wideFrom = WIDEST
+  while (wideFrom > 1 && (await render(['--help'], wideFrom - 1)) === wideHelp) wideFrom--
+  return { version: await render(['--version']), help: await render(['--help']), wideHelp, wideFrom }
 }
 
 /** A commander message (`error: unknown option '--x'`, maybe with a suggestion line) as one sentence. */
@@ -170,7 +201,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   if (argv.length === 0) {
     program.outputHelp({ error: true })
-    return fail('no command given; run one of the commands above, e.g. `sysprompt inspect`', EXIT.usage)
+    io.stderr.write(NO_COMMAND_MESSAGE)
+    return EXIT.usage
   }
   try {
     await program.parseAsync([...argv], { from: 'user' })

@@ -1,7 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { constants } from 'node:fs'
 import { open, readlink, realpath, stat } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { homedir, hostname, platform, release } from 'node:os'
+
+// `node:child_process` (and the `net` and `dgram` modules it loads) is
+// required when git first runs, not when the adapters load: a command that
+// runs no git does not pay for loading it.
+const requireBuiltin = createRequire(import.meta.url)
+type ChildProcessModule = typeof import('node:child_process')
+const childProcess = (): ChildProcessModule => requireBuiltin('node:child_process') as ChildProcessModule
 
 /** The clock. Injected so tests never read the real time. */
 export interface ClockAdapter {
@@ -232,7 +240,7 @@ export function nodeGitAdapter(options: NodeGitOptions = {}): GitAdapter {
         }
         const timer = setTimeout(() => finish({ ok: false, stdout: '', failure: 'timeout' }, true), timeoutMs)
         try {
-          child = spawn(
+          child = childProcess().spawn(
             command,
             [
               ...GIT_SAFE_CONFIG.flatMap((setting) => ['-c', setting]),

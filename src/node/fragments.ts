@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { byCodeUnit } from '../registry/tool-order.js'
 import { type Fragment, type FragmentError, fragmentIdFromPath, parseFragment } from '../shared/fragment.js'
 import { type FileSystemAdapter, nodeAdapters } from './adapters.js'
+import './front-matter-yaml.js'
 import { fileContentHash } from './node-hash.js'
 import { type ReadOutcome, readConfinedFile } from './safe-read.js'
 

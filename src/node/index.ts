@@ -3,10 +3,13 @@
  * §6): the built-in variable resolvers on injected adapters, fragments on
  * disk, project rules and instruction-file discovery.
  */
+import './front-matter-yaml.js'
 import { registerNodeTokenizers } from './tokenizer-loaders.js'
 
 // Importing the Node layer makes o200k and cl100k count without a
-// `loadTokenizer` call: each loads the first time a count needs it.
+// `loadTokenizer` call: each loads the first time a count needs it (and
+// front matter parses without `loadFrontMatterYaml`: `yaml` loads the first
+// time a file has front matter).
 registerNodeTokenizers()
 
 export {

@@ -2,11 +2,14 @@ export {
   type Fragment,
   type FragmentError,
   type FragmentErrorCode,
+  type FrontMatterYaml,
   formatFragmentError,
   fragmentIdFromPath,
+  loadFrontMatterYaml,
   type ParseFragmentOptions,
   type ParseFragmentResult,
   parseFragment,
+  registerFrontMatterYaml,
 } from '../shared/fragment.js'
 export { AUTONOMY_LEVELS, type Autonomy } from './autonomy.js'
 export { DEFAULT_TEMPLATE, PROJECT_TEMPLATE } from './default-template.js'

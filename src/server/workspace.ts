@@ -9,6 +9,7 @@ import {
   isInside,
   loadFragments,
 } from '../node/index.js'
+import '../node/front-matter-yaml.js'
 import { ProjectError } from '../node/project/errors.js'
 import type { ProjectOptions } from '../node/project/options.js'
 import { buildProject, type ProjectPrompt } from '../node/project/project.js'

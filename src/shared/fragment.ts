@@ -1,4 +1,5 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument } from 'yaml'
+import type * as YamlModule from 'yaml'
+import type { Document, Node } from 'yaml'
 import { hashText } from './hash.js'
 import { positionOf } from './line-counter.js'
 import type { Dialect, Stability } from './vocabulary.js'
@@ -76,6 +77,50 @@ export interface ParseFragmentResult {
   positions: Record<string, { line: number; column: number }>
 }
 
+/** What front matter is read with: the parts of the `yaml` package sysprompt uses. */
+export type FrontMatterYaml = Pick<
+  typeof YamlModule,
+  'parse' | 'parseDocument' | 'isAlias' | 'isMap' | 'isScalar' | 'isSeq'
+>
+
+let yamlLoader: (() => FrontMatterYaml) | undefined
+let yamlModule: FrontMatterYaml | undefined
+
+/**
+ * Registers how to load the YAML parser the first time a front matter is
+ * read (`sysprompt/node` registers a synchronous `require` of the `yaml`
+ * package): a file without front matter, and a command that reads none,
+ * never loads it. Returns a disposer that removes this loader.
+ */
+export function registerFrontMatterYaml(load: () => FrontMatterYaml): () => void {
+  yamlLoader = load
+  return () => {
+    if (yamlLoader === load) yamlLoader = undefined
+  }
+}
+
+/**
+ * Loads the YAML parser where no synchronous loader is registered (browsers,
+ * Deno, workers): `await loadFrontMatterYaml()` once before parsing a
+ * fragment that has front matter.
+ */
+export async function loadFrontMatterYaml(): Promise<void> {
+  yamlModule ??= await import('yaml')
+}
+
+/** The YAML parser, loaded by the registered loader on first use; throws naming the call to make when there is none. */
+export function frontMatterYaml(): FrontMatterYaml {
+  if (yamlModule !== undefined) return yamlModule
+  if (yamlLoader === undefined) {
+    throw new Error(
+      'the YAML parser for front matter is not loaded: call `await loadFrontMatterYaml()` once before ' +
+        'parsing fragments (import "sysprompt/node" loads it by itself)',
+    )
+  }
+  yamlModule = yamlLoader()
+  return yamlModule
+}
+
 /** `file:line:column: message`, the form editors and terminals turn into links. */
 export function formatFragmentError(error: FragmentError): string {
   return `${error.file}:${error.line}:${error.column}: ${error.message}`
@@ -134,9 +179,14 @@ export function parseFragment(text: string, options: ParseFragmentOptions): Pars
       'the front matter opened by `---` on line 1 is never closed: end it with a line holding only `---`'
     return { errors: [{ file, line: 1, column: 1, code: 'unclosed-front-matter', message }], positions: {} }
   }
+  // Outside the `try`: a missing parser is the caller's setup, not a problem of this file.
+  const yaml = split.frontMatter === undefined ? undefined : frontMatterYaml()
   let read: FrontMatter
   try {
-    read = split.frontMatter === undefined ? emptyFrontMatter() : readFrontMatter(split.frontMatter, file)
+    read =
+      split.frontMatter === undefined || yaml === undefined
+        ? emptyFrontMatter()
+        : readFrontMatter(split.frontMatter, file, yaml)
   } catch (cause) {
     // The YAML library can throw on pathological input; a user's file must never crash a loader.
     const message = `cannot read the front matter (${cause instanceof Error ? cause.message : String(cause)})`
@@ -194,7 +244,8 @@ const FIELD_SPECS = {
   excludes: { kind: 'list-or-empty', example: '["**/*.test.ts"]' },
 } satisfies Record<string, FieldSpec>
 
-function readFrontMatter(source: string, file: string): FrontMatter {
+function readFrontMatter(source: string, file: string, yaml: FrontMatterYaml): FrontMatter {
+  const { isMap, isScalar } = yaml
   const out = emptyFrontMatter()
   // The front matter begins on the file's second line; columns are unchanged.
   const at = (offset: number) => {
@@ -203,7 +254,7 @@ function readFrontMatter(source: string, file: string): FrontMatter {
   }
   const fail = (code: FragmentErrorCode, offset: number, message: string) =>
     out.errors.push({ file, ...at(offset), code, message })
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true })
+  const doc = yaml.parseDocument(source, { prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {
     // Tabs make the parser report confusing follow-on errors; the tab itself is the one to fix.
     const tabs = tabIndentedLines(source)
@@ -229,7 +280,7 @@ function readFrontMatter(source: string, file: string): FrontMatter {
     fail(
       'not-a-mapping',
       root.range?.[0] ?? 0,
-      `the front matter must be \`field: value\` lines, not ${describe(root)}`,
+      `the front matter must be \`field: value\` lines, not ${describe(root, yaml)}`,
     )
     return out
   }
@@ -246,7 +297,7 @@ function readFrontMatter(source: string, file: string): FrontMatter {
     const name = String(key.value)
     setOwn(out.positions, name, at(keyOffset))
     if (Object.hasOwn(FIELD_SPECS, name)) {
-      const result = checkField(FIELD_SPECS[name as keyof typeof FIELD_SPECS], value, doc)
+      const result = checkField(FIELD_SPECS[name as keyof typeof FIELD_SPECS], value, doc, yaml)
       if (typeof result === 'string') fail('invalid-field', valueOffset, `\`${name}\` ${result}`)
       else fields[name] = result.value
       continue
@@ -282,13 +333,19 @@ function readFrontMatter(source: string, file: string): FrontMatter {
 }
 
 /** The checked value, or what is wrong with it (completing "`name` …"). */
-function checkField(spec: FieldSpec, node: Node | null, doc: Document): { value: unknown } | string {
+function checkField(
+  spec: FieldSpec,
+  node: Node | null,
+  doc: Document,
+  yaml: FrontMatterYaml,
+): { value: unknown } | string {
+  const { isAlias, isScalar, isSeq } = yaml
   const resolved = node !== null && isAlias(node) ? node.resolve(doc) : node
   if (resolved === undefined) return ALIAS_HINT
   if (resolved === null || (isScalar(resolved) && resolved.value === null))
     return 'has no value: give one or remove the line'
   const value = isScalar(resolved) ? resolved.value : undefined
-  const found = describe(resolved)
+  const found = describe(resolved, yaml)
   if (Array.isArray(spec)) {
     if (typeof value === 'string' && spec.includes(value)) return { value }
     return `must be one of ${spec.map((a) => `\`${a}\``).join(', ')}, not ${found}`
@@ -315,7 +372,7 @@ function checkField(spec: FieldSpec, node: Node | null, doc: Document): { value:
     const entry = item !== null && isAlias(item) ? item.resolve(doc) : item
     if (entry === undefined) return ALIAS_HINT
     if (!isScalar(entry) || typeof entry.value !== 'string' || entry.value.length === 0) {
-      return `must hold only non-empty text, not ${entry === null ? 'no value' : describe(entry)}; e.g. ${example}`
+      return `must hold only non-empty text, not ${entry === null ? 'no value' : describe(entry, yaml)}; e.g. ${example}`
     }
     values.push(entry.value)
   }
@@ -355,7 +412,7 @@ function setOwn(target: Record<string, unknown>, name: string, value: unknown): 
   Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true })
 }
 
-function describe(node: Node): string {
+function describe(node: Node, { isAlias, isMap, isScalar, isSeq }: FrontMatterYaml): string {
   if (isSeq(node)) return 'a list'
   if (isMap(node)) return 'a mapping'
   if (isAlias(node)) return 'an alias'

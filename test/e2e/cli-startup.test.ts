@@ -96,6 +96,49 @@ describe('start-up loads only what a command needs', () => {
     }
   })
 
+  it('the root texts come from the launcher alone, byte for byte what commander prints', async () => {
+    // Commander's answer, in this process, from the library build of the same code.
+    const { run } = (await import(pathToFileURL(join(repoRoot, 'dist', 'cli', 'run.js')).href)) as {
+      run: (argv: string[], io: unknown) => Promise<number>
+    }
+    for (const args of [['--help'], ['-h'], ['help'], ['--version'], ['-V'], []]) {
+      const launched = await traced(args)
+      let stdout = ''
+      let stderr = ''
+      const code = await run(args, {
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: { write: (t: string) => (stderr += t) },
+        env: {},
+        cwd: repoRoot,
+      })
+      const what = `sysprompt ${args.join(' ')}`
+      expect(launched.result, what).toEqual({ ...launched.result, code, stdout, stderr })
+      // Neither the command line code nor what only it needs: no bundle read, no hashing, no child processes.
+      expect(
+        launched.all.some((l) => l.endsWith('/dist/bin/cli.cjs')),
+        what,
+      ).toBe(false)
+      for (const builtin of ['builtin:crypto', 'builtin:child_process', 'builtin:vm', 'builtin:fs/promises'])
+        expect(launched.all, what).not.toContain(builtin)
+    }
+    // Anything else still goes through commander: the bundle is read and its usage errors stay.
+    const other = await traced(['--bogus'])
+    expect(other.result.code).toBe(2)
+    expect(other.result.stderr).toContain("sysprompt: unknown option '--bogus'")
+    expect(other.all.some((l) => l.endsWith('/dist/bin/cli.cjs'))).toBe(true)
+  })
+
+  it('a warm inspect loads no child process machinery (git did not have to run)', async () => {
+    const repo = await makeRepo('warm-modules')
+    const cache = join(sandbox.base, 'warm-modules-cache')
+    await cli(['inspect', '--json'], { cwd: repo, env: env({ XDG_CACHE_HOME: cache }) })
+    const warm = await traced(['inspect', '--json'], { XDG_CACHE_HOME: cache }, repo)
+    expect(warm.result.code).toBe(0)
+    expect(warm.all).toContain(PIPELINE_MARK)
+    expect(warm.tables).toEqual([])
+    for (const builtin of ['builtin:child_process', 'builtin:dgram']) expect(warm.all).not.toContain(builtin)
+  })
+
   it('explain and --tokenizer estimate load no encoding', async () => {
     const repo = await makeRepo('estimate')
     const explain = await traced(['explain', 'AGENTS.md'], {}, repo)

@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch/posix.js'
-import { parse as parseYaml } from 'yaml'
+import { nodeYaml } from '../../node/front-matter-yaml.js'
 import { nodeAdapters, nodeGitAdapter } from '../../node/index.js'
 import { listRules, readRule } from '../../node/instructions/modes/convention.js'
 import { dirsBelow } from '../../node/instructions/on-demand.js'
@@ -332,7 +332,7 @@ export async function promisedModes(
   if (!read.ok) return []
   let data: unknown
   try {
-    data = parseYaml(read.text)
+    data = nodeYaml().parse(read.text)
   } catch {
     return []
   }

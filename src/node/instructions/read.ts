@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { hashText } from '../../shared/hash.js'
 import type { DenyList } from '../deny-list.js'
+import { nodeHash } from '../node-hash.js'
 import { readConfinedFile, readFailureText } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
 
@@ -81,7 +82,8 @@ export async function loadFile(
     realPath: outcome.realPath,
     text: outcome.text,
     bytes: outcome.size,
-    hash: hashText(outcome.text),
+    // node:crypto's sha256 (the same digest as the pure default, several times faster).
+    hash: hashText(outcome.text, nodeHash),
     readTruncated: outcome.truncated,
   }
 }

@@ -10,6 +10,7 @@ import type { Stability } from '../../registry/index.js'
 import type { Dialect } from '../../template/index.js'
 import type { FragmentTable } from '../index.js'
 import type { PresetName } from './options.js'
+import '../front-matter-yaml.js'
 import { readCliFile } from './read-file.js'
 
 /**

@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { parse as parseYaml } from 'yaml'
 import { byCodeUnit } from '../../../registry/tool-order.js'
+import { nodeYaml } from '../../front-matter-yaml.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
 import { nestedOnDemand } from '../on-demand.js'
@@ -218,7 +218,7 @@ function pathGlobs(text: string): string[] | undefined {
   if (yaml === undefined) return undefined
   let data: unknown
   try {
-    data = parseYaml(yaml)
+    data = nodeYaml().parse(yaml)
   } catch {
     return undefined
   }
