@@ -8,6 +8,15 @@ import type { PromptStore } from './types.js'
 // What a caller of the session prompts reads when the store fails or a
 // usage report names a prompt the session never sent: pinned whole.
 
+/** The error `promise` rejects with. */
+const rejection = (promise: Promise<unknown>): Promise<StoreError> =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (error: unknown) => error as StoreError,
+  )
+
 const build = async () => promptOf([{ name: 'identity', text: 'You are a careful coding agent.' }])
 
 describe('session prompts: error messages', () => {
@@ -19,9 +28,7 @@ describe('session prompts: error messages', () => {
           throw cause
         },
       }
-      const error = await createSessionPrompts({ build, store })
-        .construct('chat-9', null)
-        .catch((e: unknown) => e as StoreError)
+      const error = await rejection(createSessionPrompts({ build, store }).construct('chat-9', null))
       const text = cause instanceof Error ? cause.message : cause
       expect(error).toBeInstanceOf(StoreError)
       expect(error.message).toBe(
@@ -48,14 +55,12 @@ describe('session prompts: error messages', () => {
   it('usage for an unknown session, or for a hash the session never sent', async () => {
     const sessions = createSessionPrompts({ build, store: memoryStore() })
     const opts = { provider: 'openai', model: 'gpt-4.1' } as const
-    const ghost = await sessions.recordUsage('ghost', {}, opts).catch((e: unknown) => e as StoreError)
+    const ghost = await rejection(sessions.recordUsage('ghost', {}, opts))
     expect(ghost.message).toBe(
       'store.recordUsage session "ghost": no such session; construct it before recording its usage [not-found]',
     )
     await sessions.construct('s', null)
-    const stray = await sessions
-      .recordUsage('s', {}, { ...opts, hash: 'sha256:00' })
-      .catch((e: unknown) => e as StoreError)
+    const stray = await rejection(sessions.recordUsage('s', {}, { ...opts, hash: 'sha256:00' }))
     expect(stray.message).toBe(
       'store.recordUsage session "s": no version of this session has hash sha256:00; pass the hash of a prompt the session sent [invalid]',
     )

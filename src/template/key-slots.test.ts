@@ -42,13 +42,13 @@ function check(keys: readonly string[], dialect: 'mustache' | 'bracket' = 'musta
 
 describe('key slots: every key gets its own value', () => {
   it('keys that share a set of the table, more of them than it has ways, each repeated', () => {
-    check([...sameSet, ...sameSet.toReversed(), 'c1', 'j1', 'a1'])
+    check([...sameSet, ...[...sameSet].reverse(), 'c1', 'j1', 'a1'])
   })
 
   it('the same keys again in a later template, in another order', () => {
     check(sameSet.slice(0, 4))
     check(['e1', 'a1', 'f1', 'b1', 'a1', 'e1', 'c1', 'g1', 'd1', 'b1'])
-    check(sameSet.slice(0, 4).toReversed())
+    check(sameSet.slice(0, 4).reverse())
   })
 
   it('a key known to the table from an earlier template is a new variable of this one', () => {
@@ -67,7 +67,7 @@ describe('key slots: every key gets its own value', () => {
     // Two-character keys ending in `1`, then three-character keys ending in `2`: few sets, many keys.
     const letters = 'abcdefghijklmnopqrstuvwxyz'.split('')
     const keys = [...letters.map((l) => `${l}1`), ...letters.map((l) => `${l}x2`)]
-    check([...keys, ...keys.toReversed()])
+    check([...keys, ...[...keys].reverse()])
   })
 
   it('keys longer than the table shares, alone and past 32 keys', () => {
