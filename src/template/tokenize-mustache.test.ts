@@ -111,7 +111,13 @@ describe('mustache tokenizer', () => {
     const long = tokenizeMustache(many)
     expect(long.tags).toHaveLength(5_000)
     expect(long.malformed).toHaveLength(5_000)
-    expect(long.tags[4_999]).toEqual({ kind: TagKind.Insert, start: 59_988, end: 59_993, key: 'a', negated: false })
+    expect(long.tags[4_999]).toEqual({
+      kind: TagKind.Insert,
+      start: 59_988,
+      end: 59_993,
+      key: 'a',
+      negated: false,
+    })
     expect(long.malformed[4_999]).toEqual({ start: 59_993, end: 60_000, unpaired: false })
     expect(tokenizeMustache('{{c}}')).toEqual({
       tags: [{ kind: TagKind.Insert, start: 0, end: 5, key: 'c', negated: false }],
