@@ -1,7 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Stability } from '../registry/types.js'
-import { effectiveStability, mostVolatile, stabilityOf, variableStability } from './stability.js'
+import {
+  effectiveStability,
+  effectiveStabilityOf,
+  mostVolatile,
+  stabilityOf,
+  variableStability,
+} from './stability.js'
 
 const stabilities: Stability[] = ['static', 'session', 'turn']
 
@@ -52,5 +58,39 @@ describe('stability', () => {
 
   it('defaults a section that declares nothing to static', () => {
     expect(stabilityOf(undefined, [], { variables: {}, stability: {} }).stability).toBe('static')
+  })
+})
+
+describe('stability: the allocation-free reading agrees', () => {
+  it('effectiveStabilityOf is stabilityOf().stability, the most volatile of the declared and the known keys (property)', () => {
+    const key = fc.constantFrom('a', 'b', 'c', 'd', 'e')
+    const stability = fc.constantFrom(...stabilities)
+    fc.assert(
+      fc.property(
+        fc.option(stability, { nil: undefined }),
+        fc.array(key, { maxLength: 6 }),
+        fc.dictionary(key, stability),
+        fc.uniqueArray(key),
+        (declared, keys, declaredStabilities, variables) => {
+          const assembly = {
+            variables: Object.fromEntries(variables.map((k) => [k, 'v'])),
+            stability: declaredStabilities,
+          }
+          const own = keys
+            .map((k) => declaredStabilities[k] ?? (variables.includes(k) ? 'session' : undefined))
+            .filter((s): s is Stability => s !== undefined)
+          const rank = Math.max(
+            stabilities.indexOf(declared ?? 'static'),
+            ...own.map((s) => stabilities.indexOf(s)),
+          )
+          const expected = stabilities[rank]!
+          expect(effectiveStabilityOf(declared, keys, assembly)).toBe(expected)
+          expect(stabilityOf(declared, keys, assembly)).toEqual({
+            stability: expected,
+            turnKeys: keys.filter((k) => declaredStabilities[k] === 'turn'),
+          })
+        },
+      ),
+    )
   })
 })

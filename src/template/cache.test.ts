@@ -93,6 +93,28 @@ describe('compiled-template cache', () => {
     expect(template.render({ a: '2' })).toBe('2')
   })
 
+  it('shares templates that cannot be changed: the template, its variables and its diagnostics are frozen', () => {
+    const strict = compileTemplate('{{a}}{{b}}')
+    const lenient = compileTemplate('{{/if}}{{a}}', { strict: false })
+    for (const template of [strict, lenient]) {
+      expect(Object.isFrozen(template)).toBe(true)
+      expect(Object.isFrozen(template.variables)).toBe(true)
+      expect(Object.isFrozen(template.diagnostics)).toBe(true)
+    }
+    expect(lenient.diagnostics).toHaveLength(1)
+    expect(() => (lenient.diagnostics as unknown[]).push('x')).toThrow(TypeError)
+  })
+
+  it('keeps up to eight variants of one source (dialect, mode, name), and compiles a ninth each time', () => {
+    const names = Array.from({ length: 9 }, (_, i) => `n${i}`)
+    const first = names.map((name) => compileTemplate('{{x}}', { name }))
+    const again = names.map((name) => compileTemplate('{{x}}', { name }))
+    expect(again.slice(0, 8)).toEqual(first.slice(0, 8))
+    for (let i = 0; i < 8; i++) expect(again[i]).toBe(first[i])
+    expect(again[8]).not.toBe(first[8])
+    expect(again[8]!.render({ x: 'ok' })).toBe('ok')
+  })
+
   it('rejects an unknown dialect and a source that is not a string', () => {
     expect(() => compileTemplate('x', { dialect: 'jinja' as never })).toThrow(TypeError)
     expect(() => compileTemplate(42 as never)).toThrow(TypeError)

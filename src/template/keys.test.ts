@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compileTemplate, isValidKey, keyNamespace } from './index.js'
-import { isPlainName, keyKind } from './keys.js'
+import { isPlainName, KeySlots, keyKind } from './keys.js'
 
 const plainNames = ['a', 'model', 'cwd', 'x1', 'snake_case_name', 'a_1_b', 'iff', 'elsewhere', 'endifs', 'z9']
 const namespacedKeys = [
@@ -125,5 +125,98 @@ describe('keys in templates', () => {
       expect(template.variables).toEqual([])
       expect(template.diagnostics.map((d) => d.code)).toEqual(['malformed-reference'])
     }
+  })
+})
+
+describe('what ends a namespaced key', () => {
+  // Whitespace (JavaScript's `\s`), brackets and braces may not appear in a
+  // key's rest; the characters next to each range may.
+  const stops = [
+    '\t',
+    '\n',
+    '\v',
+    '\f',
+    '\r',
+    ' ',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u2005',
+    '\u200a',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+    '\ufeff',
+    '[',
+    ']',
+    '{',
+    '}',
+  ]
+  const neighbours = [
+    '\u0008',
+    '\u000e',
+    '\u001f',
+    '!',
+    '\u009f',
+    '\u00a1',
+    '\u167f',
+    '\u1681',
+    '\u1fff',
+    '\u200b',
+    '\u2027',
+    '\u202a',
+    '\u202e',
+    '\u2030',
+    '\u205e',
+    '\u2060',
+    '\u2fff',
+    '\u3001',
+    '\ufefe',
+    '\uff00',
+    '\\',
+    '|',
+    '~',
+  ]
+
+  for (const c of stops) {
+    it(`U+${c.charCodeAt(0).toString(16).padStart(4, '0')} is not part of a key`, () => {
+      expect(isValidKey(`ns:a${c}b`)).toBe(false)
+      expect(isValidKey(`ns:${c}`)).toBe(false)
+      expect(compileTemplate(`{{ns:a${c}b}}`, { strict: false }).variables).toEqual([])
+    })
+  }
+
+  it('the characters next to those ranges are', () => {
+    for (const c of neighbours) {
+      expect(isValidKey(`ns:a${c}b`)).toBe(true)
+      expect(keyKind(`ns:${c}`, 0, 4)).toBe('namespaced')
+      expect(compileTemplate(`{{ns:a${c}b}}`).variables).toEqual([`ns:a${c}b`])
+      expect(compileTemplate(`[ns:a${c}b]`, { dialect: 'bracket' }).variables).toEqual([`ns:a${c}b`])
+    }
+  })
+})
+
+describe('key slots across very many templates', () => {
+  it('still give each template fresh slots when the template counter wraps', () => {
+    const slots = new KeySlots()
+    const read = (keys: string[]): { variables: string[]; slots: number[] } => {
+      slots.begin()
+      const text = keys.join(' ')
+      const found: number[] = []
+      let at = 0
+      for (const key of keys) {
+        found.push(slots.slotOf(text, at, at + key.length, at))
+        at += key.length + 1
+      }
+      return { variables: slots.finish().variables, slots: found }
+    }
+    expect(read(['a1', 'b1', 'a1'])).toEqual({ variables: ['a1', 'b1'], slots: [0, 1, 0] })
+    // The counter of templates is an int32: force the wrap a long-lived process reaches after 2³¹ templates.
+    ;(slots as unknown as { generation: number }).generation = 0x7ffffffe
+    expect(read(['b1', 'c1'])).toEqual({ variables: ['b1', 'c1'], slots: [0, 1] })
+    expect(read(['c1', 'a1', 'b1', 'c1'])).toEqual({ variables: ['c1', 'a1', 'b1'], slots: [0, 1, 2, 0] })
+    expect(read(['a1'])).toEqual({ variables: ['a1'], slots: [0] })
   })
 })
