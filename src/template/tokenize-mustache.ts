@@ -1,4 +1,4 @@
-import { keyKind, keyThenBraces } from './keys.js'
+import { keyThenBraces } from './keys.js'
 import {
   type DialectSyntax,
   NEGATED,
@@ -38,8 +38,8 @@ export function tokenizeMustache(source: string): TokenizeResult {
  * whose inside is not a key or block tag is malformed and kept whole; a `{{`
  * that opens no complete group is malformed when a `}}` follows anywhere
  * later, and ordinary prose otherwise. One native `indexOf` pass finds the
- * openings; the inside of each is read up to the first brace (by
- * {@link readTag}, then the general way if that fails), and no two such
+ * openings; each is read by {@link readTag}, then, when that fails, up to
+ * the first brace to find where the malformed group ends, and no two such
  * reads overlap (the next `{{` cannot start before that brace), so the pass
  * stays linear even on megabytes of braces.
  */
@@ -65,7 +65,9 @@ export function scanMustache(source: string, buffer: TagBuffer): void {
     }
     if (c === 0x7d && q < n && source.charCodeAt(q + 1) === 0x7d) {
       const end = q + 2
-      if (!classify(source, buffer, p, from, q, end)) buffer.pushMalformed(p, end)
+      // readTag reads every well-formed tag (its grammar is the whole of
+      // SPEC §2's), so a complete group it rejected is malformed.
+      buffer.pushMalformed(p, end)
       p = source.indexOf('{{', end)
     } else {
       if (lastClose === -2) lastClose = source.lastIndexOf('}}')
@@ -76,10 +78,11 @@ export function scanMustache(source: string, buffer: TagBuffer): void {
 }
 
 /**
- * The common tags (`{{key}}`, `{{#if key}}`, `{{else}}`, `{{/if}}`) read in
- * one pass: pushes the tag and returns its end, or returns -1 for anything
- * else, which the caller reads the general way. Reads no further than the
- * general way would, so a source is still read at most twice.
+ * The tags (`{{key}}`, `{{#if key}}`, `{{#if !key}}`, `{{else}}`, `{{/if}}`)
+ * read in one pass: pushes the tag and returns its end, or returns -1 for
+ * anything else, which the caller keeps as malformed or prose. Reads no
+ * further than the first brace after the opening, so a source is still
+ * read at most twice.
  */
 function readTag(source: string, buffer: TagBuffer, start: number, from: number): number {
   let keyStart = from
@@ -101,36 +104,4 @@ function readTag(source: string, buffer: TagBuffer, start: number, from: number)
   const end = keyThenBraces(source, keyStart)
   if (end >= 0) buffer.push(kind, start, end, keyStart, end - 2)
   return end
-}
-
-/** Pushes the tag written inside `{{…}}` (`source.slice(from, to)`); `false` when it is malformed. */
-function classify(
-  source: string,
-  buffer: TagBuffer,
-  start: number,
-  from: number,
-  to: number,
-  end: number,
-): boolean {
-  const length = to - from
-  if (length === 4 && source.startsWith('else', from)) {
-    buffer.push(TagKind.Else, start, end, 0, 0)
-    return true
-  }
-  if (length === 3 && source.startsWith('/if', from)) {
-    buffer.push(TagKind.End, start, end, 0, 0)
-    return true
-  }
-  if (source.startsWith('#if ', from)) {
-    let k = from + 4
-    while (k < to && source.charCodeAt(k) === 0x20) k++
-    const negated = source.charCodeAt(k) === 0x21
-    if (negated) k++
-    if (keyKind(source, k, to) === null) return false
-    buffer.push(negated ? TagKind.If | NEGATED : TagKind.If, start, end, k, to)
-    return true
-  }
-  if (keyKind(source, from, to) === null) return false
-  buffer.push(TagKind.Insert, start, end, from, to)
-  return true
 }
