@@ -34,6 +34,20 @@ describe('TemplateError: shape', () => {
     expect(failure('{{#if x}}').code).toBe('unclosed-block')
     expect(failure('{{/if}}').code).toBe('stray-tag')
   })
+
+  it('keeps the cause it is constructed with, for code that wraps another failure in one', () => {
+    const inner = new RangeError('value getter failed')
+    const error = new TemplateError({
+      code: 'valueless-variable',
+      template: 'intro',
+      detail: 'no value',
+      line: 2,
+      column: 5,
+      cause: inner,
+    })
+    expect(error.cause).toBe(inner)
+    expect(error.message).toBe('template "intro" line 2, column 5: no value [valueless-variable]')
+  })
 })
 
 describe('TemplateError: line and column', () => {

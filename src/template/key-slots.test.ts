@@ -92,6 +92,35 @@ describe('key slots: every key gets its own value', () => {
     }
   })
 
+  // The sequences below each use a set of the table no other test here
+  // touches (their own length and last character), so they start from an
+  // empty set: what they check depends on which ways hold which keys.
+  const rot = (head: string, tail: string) => `${head}_rot${tail}`
+
+  it("a full set whose ways are partly this template's replaces only the others", () => {
+    // Four keys fill a set; the next template reuses one of them, then brings
+    // new keys that must each take a way not holding one of its own keys.
+    const [a, b, c, d, e, f] = ['a', 'b', 'c', 'd', 'e', 'f'].map((h) => rot(h, 'z'))
+    check([a!, b!, c!, d!])
+    check([b!, e!, f!, f!, b!, e!])
+    check([d!, a!, f!, c!, b!, d!, e!, a!])
+  })
+
+  it("a full set keeps this template's keys when the way last visited is one of them", () => {
+    const [a, b, c, d, e, g] = ['a', 'b', 'c', 'd', 'e', 'g'].map((h) => rot(h, '_r'))
+    check([a!, b!, c!, d!])
+    check([d!, b!, e!, g!, d!, g!, b!])
+  })
+
+  it('a key of a full set is not mistaken for a longer key it begins', () => {
+    // `…w` keys (the last set of their length for that character class) fill
+    // their set; the fifth is not kept in the table, and `…wh`, one longer,
+    // starts with it but is another key.
+    const keys = ['a', 'b', 'c', 'd', 'e'].map((h) => rot(h, 'w'))
+    const longer = `${keys[4]}h`
+    check([...keys, longer, keys[4]!, longer])
+  })
+
   it('any sequence of colliding keys, one template after another (property)', () => {
     // Few letters and lengths: many keys share sets, and templates share keys.
     const key = fc

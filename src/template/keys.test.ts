@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest'
 import { compileTemplate, isValidKey, keyNamespace } from './index.js'
 import { isPlainName, KeySlots, keyKind } from './keys.js'
 
-const plainNames = ['a', 'model', 'cwd', 'x1', 'snake_case_name', 'a_1_b', 'iff', 'elsewhere', 'endifs', 'z9']
+const plainNames = [
+  'a',
+  'model',
+  'cwd',
+  'x1',
+  'v0',
+  'snake_case_name',
+  'a_1_b',
+  'iff',
+  'elsewhere',
+  'endifs',
+  'z9',
+]
 const namespacedKeys = [
   'git:branch',
   'git:status',
@@ -12,6 +24,9 @@ const namespacedKeys = [
   'file:C:\\x',
   'env:HOME',
   'my-ns:x',
+  'ns0:x',
+  'a-0:b',
+  'v2-9:x',
   'a_b-c:d',
   'ns:a:b',
   'ns:!',
@@ -95,6 +110,12 @@ describe('key syntax', () => {
     expect(keyKind(text, 2, 12)).toBe('namespaced')
     expect(keyKind(text, 2, 5)).toBe('name')
     expect(keyKind(text, 2, 2)).toBeNull()
+    // Nothing past `end` counts, whatever follows it.
+    expect(keyKind('a:b', 0, 0)).toBeNull()
+    expect(keyKind('ab', 0, 1)).toBe('name')
+    expect(keyKind('a-b:c', 0, 2)).toBeNull()
+    expect(keyKind('a-:b', 0, 2)).toBeNull()
+    expect(keyKind('ns:x y', 0, 4)).toBe('namespaced')
   })
 })
 

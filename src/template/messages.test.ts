@@ -27,8 +27,16 @@ const MALFORMED_HINT =
 describe('messages: parse-time problems, mustache dialect', () => {
   const cases: Array<[string, string, string]> = [
     ['{{ x }}', 'malformed-reference', `"{{ x }}" ${MALFORMED_HINT}`],
+    // The message quotes the bad group alone, not the text before it.
+    ['Hello {{ x }} there', 'malformed-reference', `"{{ x }}" ${MALFORMED_HINT}`],
     [
       '{{{x}}',
+      'malformed-reference',
+      '"{{" opens no complete {{…}} group while a "}}" follows; close the reference or remove the extra braces',
+    ],
+    [
+      // The same past the start of the source: the span is just the two braces wherever it lies.
+      'x {{{y}}',
       'malformed-reference',
       '"{{" opens no complete {{…}} group while a "}}" follows; close the reference or remove the extra braces',
     ],

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { propertyRuns } from '../../test/property-runs.test-helper.js'
+import { compileTemplate } from './index.js'
 import { tokenizeMustache } from './tokenize-mustache.js'
 import { type Malformed, type Tag, TagKind, type TokenizeResult } from './tokens.js'
 
@@ -104,6 +105,21 @@ describe('mustache tokenizer', () => {
     ])
     // No `}}` after it: prose, not malformed.
     expect(tokenizeMustache('}} {{ x').malformed).toEqual([])
+    // Unpaired past the start of the source: still a span of just the braces.
+    expect(tokenizeMustache('x {{ {{a}}')).toEqual({
+      tags: [{ kind: TagKind.Insert, start: 5, end: 10, key: 'a', negated: false }],
+      malformed: [{ start: 2, end: 4, unpaired: true }],
+    })
+  })
+
+  it('a group cut short by an opening brace is not closed by a single closing brace after it', () => {
+    // `{}` is not `}}`: these `{{` open no complete group and no `}}` follows, so they are prose.
+    for (const source of ['{{a{}', 'x {{{} y', '{{ns:k{}z']) {
+      expect(tokenizeMustache(source)).toEqual({ tags: [], malformed: [] })
+      expect(compileTemplate(source).render({})).toBe(source)
+    }
+    // With a `}}` later the `{{` is unpaired, whatever brace cut it short.
+    expect(tokenizeMustache('{{a{} }}').malformed).toEqual([{ start: 0, end: 2, unpaired: true }])
   })
 
   it('keeps every tag of a long source, and then tokenizes a short one afresh', () => {
