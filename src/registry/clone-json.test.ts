@@ -65,6 +65,24 @@ describe('cloneJson', () => {
     expect(copy).toEqual(source)
   })
 
+  it('copies only own keys when the inherited key holds an object', () => {
+    // An object-valued inherited key is the one a copy would also deep-copy into an own key.
+    const source = { type: 'object', properties: { path: { type: 'string' } }, items: [{ a: 1 }] }
+    ;(Object.prototype as Record<string, unknown>).polluted = { type: 'number' }
+    const copy = cloneJson(source)
+    expect(Object.keys(copy)).toEqual(['type', 'properties', 'items'])
+    expect(Object.keys(copy.properties)).toEqual(['path'])
+    expect(Object.keys(copy.properties.path)).toEqual(['type'])
+    expect(Object.keys(copy.items[0]!)).toEqual(['a'])
+    // Still a deep copy: nothing mutable shared.
+    expect(copy.properties).not.toBe(source.properties)
+    expect(copy.properties.path).not.toBe(source.properties.path)
+    expect(copy.items).not.toBe(source.items)
+    expect(copy.items[0]).not.toBe(source.items[0])
+    delete (Object.prototype as Record<string, unknown>).polluted
+    expect(copy).toEqual(source)
+  })
+
   it('keeps an own __proto__ key a key, and a null-prototype object null-prototype', () => {
     const parsed = JSON.parse('{"__proto__": {"type": "string"}, "a": [1]}') as Record<string, unknown>
     const copy = cloneJson(parsed)
