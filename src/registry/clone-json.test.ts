@@ -42,6 +42,15 @@ describe('cloneJson', () => {
     expect(bareCopy.inner).not.toBe(bare.inner)
   })
 
+  it('gives back null, undefined and other primitives as they are, at the top as inside', () => {
+    // A tool without parameters has `undefined` for them.
+    for (const value of [null, undefined, 0, 'text', true]) {
+      expect(cloneJson(value)).toBe(value)
+      expect(cloneJson({ value }).value).toBe(value)
+      expect(cloneJson([value])[0]).toBe(value)
+    }
+  })
+
   it('keeps class instances, dates and functions by reference', () => {
     const date = new Date(0)
     const fn = () => 1

@@ -4,6 +4,7 @@ import { createPromptRegistry } from './create-registry.js'
 import { RegistryError } from './errors.js'
 import { names, resolverFor, schema } from './registry.test-helper.js'
 import { renderPrompt } from './render-prompt.js'
+import type { VariableResolver } from './types.js'
 
 describe('sections', () => {
   it('a bare registry renders nothing: identity and persona default to empty', async () => {
@@ -133,6 +134,59 @@ describe('resolvers', () => {
       expect.objectContaining({ code: 'unknown-variable', template: 'a' }),
     )
     expect(renderPrompt({ ...assembly, sections: assembly.sections.filter((s) => s.name === 'b') })).toBe('x')
+  })
+
+  it('leaves keys of a namespace without a resolver unknown while another namespace has one', async () => {
+    const calls: string[][] = []
+    const registry = createPromptRegistry()
+    registry.resolver(resolverFor('git', { 'git:branch': 'main' }, calls))
+    registry.section({ name: 'a', order: 1, text: '{{file:README.md}} {{git:branch}}' })
+    registry.section({ name: 'b', order: 2, text: 'x[file:README.md] [git:branch]', dialect: 'bracket' })
+    const assembly = await registry.assemble()
+    // A key two sections share is asked for once.
+    expect(calls).toEqual([['git:branch']])
+    expect(assembly.variables).toEqual({ 'git:branch': 'main' })
+    expect(() => renderPrompt(assembly)).toThrow(
+      expect.objectContaining({ code: 'unknown-variable', template: 'a' }),
+    )
+    expect(renderPrompt({ ...assembly, sections: assembly.sections.filter((s) => s.name === 'b') })).toBe(
+      'x main',
+    )
+  })
+
+  it('waits for a resolver that answers on a later turn, and fails with one that fails then', async () => {
+    const later = (namespace: string, answer: () => Map<string, string>): VariableResolver => ({
+      namespace,
+      describe: () => [],
+      async resolve() {
+        // A real resolver reads files or runs git: its answer comes after other tasks ran.
+        await new Promise((resolve) => setTimeout(resolve, 0))
+        return answer()
+      },
+    })
+    const registry = createPromptRegistry()
+    registry.resolver(later('git', () => new Map([['git:branch', 'main']])))
+    registry.section({ name: 'a', order: 1, text: 'on {{git:branch}}' })
+    const assembly = await registry.assemble()
+    expect(assembly.variables).toEqual({ 'git:branch': 'main' })
+    expect(renderPrompt(assembly)).toBe('on main')
+    const failing = createPromptRegistry()
+    failing.resolver(
+      later('git', () => {
+        throw new Error('git is not installed')
+      }),
+    )
+    failing.section({ name: 'a', order: 1, text: 'on {{git:branch}}' })
+    await expect(failing.assemble()).rejects.toThrow('git is not installed')
+  })
+
+  it('a lenient section keeps an unclosed block as text while resolvers are registered', async () => {
+    const registry = createPromptRegistry()
+    registry.resolver(resolverFor('git', { 'git:dirty': 'yes', 'git:branch': 'main' }))
+    registry.section({ name: 'a', order: 1, text: '[if git:dirty]dirty [git:branch]', dialect: 'bracket' })
+    const assembly = await registry.assemble()
+    expect(assembly.variables).toEqual({ 'git:dirty': 'yes', 'git:branch': 'main' })
+    expect(renderPrompt(assembly)).toBe('[if git:dirty]dirty main')
   })
 
   it('one resolver per namespace per layer; a scoped one shadows the global', async () => {
