@@ -44,6 +44,16 @@ describe('mustache strict: value types', () => {
     expect(caught).not.toBeInstanceOf(TemplateError)
   })
 
+  it('reads values as a Map only when they have both get and has; otherwise by their own keys', () => {
+    // An object with a `has` helper but no `get` is a record of its own keys.
+    const withHelper = { model: 'm', has: (key: string) => key === 'model' } as unknown as TemplateValues
+    expect(render('{{model}}', withHelper)).toBe('m')
+    // A Set has `has` but no `get`: none of its members is a value.
+    expect(() => render('{{model}}', new Set(['model']) as unknown as TemplateValues)).toThrow(
+      expect.objectContaining({ code: 'unknown-variable' }),
+    )
+  })
+
   it('rejects values that are not a Map or an object', () => {
     const template = compileTemplate('x')
     expect(() => template.render(null as unknown as TemplateValues)).toThrow(TypeError)
