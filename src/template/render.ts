@@ -126,14 +126,17 @@ function resolveRecord(
   target: RenderTarget,
   values: Readonly<Record<string, unknown>>,
 ): (string | undefined)[] {
-  const { variables, strict } = target
-  const resolved = new Array<string | undefined>(variables.length)
-  for (let i = 0; i < variables.length; i++) {
+  const { variables } = target
+  const n = variables.length
+  const resolved = new Array<string | undefined>(n)
+  for (let i = 0; i < n; i++) {
     const key = variables[i]!
-    if (!hasOwn(values, key)) {
-      if (strict) throw unknown(target, Object.keys(values), i)
-      resolved[i] = undefined
-    } else resolved[i] = checked(key, values[key])
+    if (hasOwn(values, key)) {
+      // The common case tested first, inline: one read of the property.
+      const value = values[key]
+      resolved[i] = typeof value === 'string' ? value : checked(key, value)
+    } else if (target.strict) throw unknown(target, Object.keys(values), i)
+    else resolved[i] = undefined
   }
   return resolved
 }
