@@ -3,7 +3,10 @@
 // smallest first) or `npm run mutate -- template compile`. Not in CI: a
 // folder takes from minutes to an hour. Reports and the incremental state go
 // to `reports/mutation/<folder>/` (not committed); equivalent mutants are
-// listed in `mutation/EQUIVALENT.md`.
+// listed in `mutation/EQUIVALENT.md`. A part of a folder (`npm run mutate --
+// node-instructions --files a.ts,b.ts` or `--part name`, checked by
+// scripts/mutate.ts) mutates only `MUTATE_FILES` and still runs the folder's
+// tests; its report and state go to `reports/mutation/<folder>-<part>/`.
 import { readFileSync } from 'node:fs'
 
 /** Folder name → globs (`mutation/folders.json`, smallest first: the order `npm run mutate` takes). */
@@ -13,7 +16,11 @@ const name = process.env.MUTATE_FOLDER ?? 'template'
 const folder = FOLDERS[name]
 if (folder === undefined)
   throw new Error(`MUTATE_FOLDER=${name}: not one of ${Object.keys(FOLDERS).join(', ')}`)
-const out = `reports/mutation/${name}`
+// A part: the files scripts/mutate.ts checked belong to the folder.
+const files = process.env.MUTATE_FILES?.split(',').filter((file) => file !== '')
+const mutated = files ?? folder.mutate
+const out =
+  files === undefined ? `reports/mutation/${name}` : `reports/mutation/${name}-${process.env.MUTATE_PART}`
 // Read by vitest.mutation.config.ts in the test runner processes.
 process.env.MUTATION_TESTS = folder.tests
 
@@ -31,7 +38,7 @@ export default {
   // include them.
   ignoreStatic: true,
   mutate: [
-    ...folder.mutate,
+    ...mutated,
     '!src/**/*.test.ts',
     '!src/**/*.test-helper.ts',
     '!src/**/*.generated.ts',
@@ -39,7 +46,7 @@ export default {
   ],
   // Only the mutated files get `// @ts-nocheck` (the default covers all of src/,
   // and a test compares the generated presets file with what the generator writes).
-  disableTypeChecks: folder.mutate.length === 1 ? folder.mutate[0] : `{${folder.mutate.join(',')}}`,
+  disableTypeChecks: mutated.length === 1 ? mutated[0] : `{${mutated.join(',')}}`,
   incremental: true,
   incrementalFile: `${out}/incremental.json`,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
