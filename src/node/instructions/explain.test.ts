@@ -64,8 +64,34 @@ describe('explainInstructions', () => {
     })
     const empty = await fixtureTree({ '.git': { dir: true } })
     expect(await explainInstructions({ cwd: empty, home, file: 'AGENTS.md' })).toMatchObject({
+      status: 'skipped',
       code: 'missing',
       reason: 'there is no file AGENTS.md',
+    })
+  })
+
+  it('answers for a file named through a link to its directory as for the file itself', async () => {
+    const root = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'root\n',
+      '.cursor/rules/ask.mdc': '---\ndescription: Database migrations\n---\nMigrations are append-only.\n',
+      linked: { link: '.' },
+      rules: { link: '.cursor/rules' },
+    })
+    const home = await emptyHome()
+    expect(await explainInstructions({ cwd: root, home, file: 'linked/AGENTS.md' })).toEqual({
+      file: join(root, 'AGENTS.md'),
+      status: 'included',
+      code: 'included',
+      reason: 'loaded from ., file 1 in load order',
+    })
+    expect(
+      await explainInstructions({ cwd: root, home, mode: 'cursor', file: 'rules/ask.mdc' }),
+    ).toMatchObject({
+      file: join(root, '.cursor/rules/ask.mdc'),
+      status: 'skipped',
+      code: 'on-request',
+      activation: 'requested',
     })
   })
 
