@@ -153,7 +153,9 @@ describe('a file inlined by two importers the budget treats differently', () => 
     expect(importFlags(found.files.find((f) => f.path === join(root, 'pkg/AGENTS.md')))).toEqual([
       [join(root, 'shared.md'), false],
     ])
-    expect(await explainInstructions({ ...options, maxBytes: 11, file: join(root, 'shared.md') })).toMatchObject({
+    expect(
+      await explainInstructions({ ...options, maxBytes: 11, file: join(root, 'shared.md') }),
+    ).toMatchObject({
       status: 'included',
       code: 'imported',
     })
