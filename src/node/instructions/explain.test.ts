@@ -95,6 +95,36 @@ describe('explainInstructions', () => {
     })
   })
 
+  it('says which name won in a directory holding two candidates', async () => {
+    const root = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.override.md': 'override\n',
+      'AGENTS.md': 'plain\n',
+    })
+    expect(await explainInstructions({ cwd: root, home: await emptyHome(), file: 'AGENTS.md' })).toEqual({
+      file: join(root, 'AGENTS.md'),
+      status: 'skipped',
+      code: 'name-lost',
+      reason:
+        'AGENTS.override.md won in that directory: one file per directory, the first of AGENTS.override.md, AGENTS.md',
+    })
+  })
+
+  it('says an import through a link back into its own chain closes a cycle', async () => {
+    const root = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'top\n@a.md\n',
+      'a.md': 'a\n@again.md\n',
+      'again.md': { link: 'a.md' },
+    })
+    expect(await explainInstructions({ cwd: root, home: await emptyHome(), file: 'again.md' })).toEqual({
+      file: join(root, 'again.md'),
+      status: 'skipped',
+      code: 'import-cycle',
+      reason: 'its import by a.md closes a cycle (AGENTS.md → a.md → a.md), so it was not followed there',
+    })
+  })
+
   it('says a file met twice is loaded once', async () => {
     const home = await fixtureTree({ '.pi/agent/AGENTS.md': 'global\n' })
     const why = await explainInstructions({
