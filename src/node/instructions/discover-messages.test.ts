@@ -23,6 +23,19 @@ describe('the nearest-first budget says what it cut, where and what to change', 
     return { repo, cwd: join(repo, 'docs/api'), home: await emptyHome() }
   }
 
+  it('speaks of several files left out in the plural', async () => {
+    const repo = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'root rules\n@a.md\n@b.md\n',
+      'a.md': 'a\n',
+      'b.md': 'b\n',
+    })
+    const found = await discoverInstructions({ cwd: repo, home: await emptyHome(), maxBytes: 4 })
+    expect(found.diagnostics.filter((d) => d.code === 'over-budget').map((d) => d.message)).toEqual([
+      'a.md, b.md never reach the model: the 4-byte nearest-first budget (maxBytes) ran out before them; a notice in the text marks the cut. Raise maxBytes or shorten the files nearer the working directory.',
+    ])
+  })
+
   it('names the bytes cut, the line the model stops at and the import that never arrives', async () => {
     const { repo, cwd, home } = await layered()
     const options = { cwd, home, maxBytes: 64 }
@@ -40,7 +53,7 @@ describe('the nearest-first budget says what it cut, where and what to change', 
         code: 'over-budget',
         severity: 'warning',
         message:
-          'notes.md never reach the model: the 64-byte nearest-first budget (maxBytes) ran out before them; a notice in the text marks the cut. Raise maxBytes or shorten the files nearer the working directory.',
+          'notes.md never reaches the model: the 64-byte nearest-first budget (maxBytes) ran out before it; a notice in the text marks the cut. Raise maxBytes or shorten the files nearer the working directory.',
       },
     ])
     const why = (file: string) => explainInstructions({ ...options, file: join(repo, file) })
@@ -124,7 +137,7 @@ describe("Codex's cap says it cuts silently, root first, and which setting to ra
         code: 'over-budget',
         severity: 'warning',
         message:
-          "pkg/AGENTS.md never reach the model: Codex's 20-byte project_doc_max_bytes was spent before them. Raise it or shorten the files nearer the root.",
+          "pkg/AGENTS.md never reaches the model: Codex's 20-byte project_doc_max_bytes was spent before it. Raise it or shorten the files nearer the root.",
       },
     ])
     const why = (file: string) => explainInstructions({ ...options, file: join(repo, file) })

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { hashText } from '../../shared/hash.js'
 import { discoverInstructions } from './discover.js'
@@ -82,6 +82,20 @@ describe('discoverInstructions (sysprompt mode)', () => {
     ])
     const withHome = await discoverInstructions({ cwd, home: await emptyHome() })
     expect(withHome.files.map((f) => f.path)).toEqual([join(repo, 'AGENTS.md'), join(repo, 'docs/AGENTS.md')])
+  })
+
+  it('ignores a relative XDG_CONFIG_HOME and falls back to ~/.config, as the fragment layers do', async () => {
+    const { repo, cwd } = await monorepo()
+    const home = await fixtureTree({ '.config/sysprompt/AGENTS.md': 'home rules\n' })
+    const xdg = await fixtureTree({ 'sysprompt/AGENTS.md': 'relative xdg rules\n' })
+    vi.stubEnv('HOME', home)
+    vi.stubEnv('XDG_CONFIG_HOME', relative(process.cwd(), xdg))
+    const found = await discoverInstructions({ cwd })
+    expect(found.files.map((f) => f.path)).toEqual([
+      join(home, '.config/sysprompt/AGENTS.md'),
+      join(repo, 'AGENTS.md'),
+      join(repo, 'docs/AGENTS.md'),
+    ])
   })
 
   it('names the directory a file was loaded from, the root as "."', async () => {

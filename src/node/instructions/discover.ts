@@ -86,8 +86,12 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
   })
   const gone = imports.record(context, plan, new Set(files.map((file) => file.path)))
   if (dropped.length > 0 || gone.length > 0) {
-    const names = [...dropped, ...gone].map((p) => context.display(p)).join(', ')
-    context.report('over-budget', `${names} never reach the model: ${capWords(plan.cap).overBudget}`)
+    const left = [...dropped, ...gone].map((p) => context.display(p))
+    const verb = left.length === 1 ? 'never reaches' : 'never reach'
+    context.report(
+      'over-budget',
+      `${left.join(', ')} ${verb} the model: ${capWords(plan.cap, left.length).overBudget}`,
+    )
   }
   const preloadClass: PreloadClass =
     preload === 'none'

@@ -183,7 +183,7 @@ describe('the over-budget message', () => {
     })
     const found = await discoverInstructions({ cwd: root, home: await emptyHome(), maxBytes: 5 })
     const message = found.diagnostics.find((d) => d.code === 'over-budget')?.message
-    expect(message).toContain('notes.md never reach the model')
+    expect(message).toContain('notes.md never reaches the model')
     expect(message).toContain('5-byte nearest-first budget (maxBytes)')
     expect(message).not.toMatch(/Codex|project_doc_max_bytes/)
   })
@@ -201,6 +201,6 @@ describe('the over-budget message', () => {
       maxBytes: 11,
     })
     const message = found.diagnostics.find((d) => d.code === 'over-budget')?.message
-    expect(message).toContain("pkg/AGENTS.md never reach the model: Codex's 11-byte project_doc_max_bytes")
+    expect(message).toContain("pkg/AGENTS.md never reaches the model: Codex's 11-byte project_doc_max_bytes was spent before it.")
   })
 })

@@ -51,9 +51,14 @@ export function capBytes(cap: CapRule): number {
  * How a cap is spoken of, per mode: only Codex's cap is silent and spent
  * root first (its `project_doc_max_bytes`); every other mode's cap is the
  * visible nearest-first budget of `maxBytes`, which marks its cuts.
+ * `left` is how many files the budget left out (the words agree with it).
  */
-export function capWords(cap: CapRule): { rule: string; spent: string; overBudget: string } {
+export function capWords(
+  cap: CapRule,
+  left = 2,
+): { rule: string; spent: string; overBudget: string } {
   const bytes = groupDigits(capBytes(cap))
+  const them = left === 1 ? 'it' : 'them'
   if (cap.kind === 'root-first-silent') {
     return {
       rule: 'Codex cuts silently, root first',
@@ -61,13 +66,13 @@ export function capWords(cap: CapRule): { rule: string; spent: string; overBudge
       overBudget:
         capBytes(cap) === 0
           ? "a project_doc_max_bytes of 0 turns Codex's project files off."
-          : `Codex's ${bytes}-byte project_doc_max_bytes was spent before them. Raise it or shorten the files nearer the root.`,
+          : `Codex's ${bytes}-byte project_doc_max_bytes was spent before ${them}. Raise it or shorten the files nearer the root.`,
     }
   }
   return {
     rule: 'nearest-first: files nearer the working directory come first',
     spent: `the ${bytes}-byte nearest-first budget was spent on the files nearer the working directory`,
-    overBudget: `the ${bytes}-byte nearest-first budget (maxBytes) ran out before them; a notice in the text marks the cut. Raise maxBytes or shorten the files nearer the working directory.`,
+    overBudget: `the ${bytes}-byte nearest-first budget (maxBytes) ran out before ${them}; a notice in the text marks the cut. Raise maxBytes or shorten the files nearer the working directory.`,
   }
 }
 

@@ -1,4 +1,4 @@
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, isAbsolute, join } from 'node:path'
 import { DEFAULT_MAX_BYTES } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
@@ -25,10 +25,13 @@ export const DEFAULT_NAMES: readonly string[] = ['AGENTS.md']
  * Where sysprompt's global instruction file lives: `$XDG_CONFIG_HOME/sysprompt`
  * (the user layer of SPEC §6), else `~/.config/sysprompt`. An explicit
  * `home` always wins over `XDG_CONFIG_HOME`, so a test's empty home stays empty.
+ * A relative `XDG_CONFIG_HOME` is ignored (the XDG spec calls it invalid), so
+ * `~/.config` is used, as the fragment layers do; before, no global file was
+ * found at all.
  */
 export function syspromptGlobalDir(context: DiscoveryContext): string {
   const xdg = context.homeGiven ? undefined : process.env.XDG_CONFIG_HOME
-  return join(xdg !== undefined && xdg.length > 0 ? xdg : join(context.home, '.config'), 'sysprompt')
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(context.home, '.config'), 'sysprompt')
 }
 
 /**
