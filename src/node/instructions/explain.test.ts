@@ -125,6 +125,31 @@ describe('explainInstructions', () => {
     })
   })
 
+  it('says an import a harness loads as its own block is one, and what a per-file limit cut', async () => {
+    const root = await fixtureTree({
+      '.git': { dir: true },
+      'CLAUDE.md': 'root\n@notes.md\n',
+      'notes.md': 'notes\n',
+      '.windsurf/rules/big.md': `---\ntrigger: always_on\n---\n${'x'.repeat(12_010)}\n`,
+    })
+    const home = await emptyHome()
+    expect(
+      await explainInstructions({ cwd: root, home, mode: 'claude', fsRoot: root, file: 'notes.md' }),
+    ).toMatchObject({
+      status: 'included',
+      code: 'included',
+      reason: 'loaded as its own block (imported by CLAUDE.md), file 2 in load order',
+    })
+    // 12 011 characters after the front matter; Windsurf reads 12 000 of them.
+    expect(
+      await explainInstructions({ cwd: root, home, mode: 'windsurf', file: '.windsurf/rules/big.md' }),
+    ).toMatchObject({
+      status: 'truncated',
+      code: 'truncated',
+      reason: '11 of its characters were cut (Windsurf reads 12 000 characters of a rule file)',
+    })
+  })
+
   it('says a file met twice is loaded once', async () => {
     const home = await fixtureTree({ '.pi/agent/AGENTS.md': 'global\n' })
     const why = await explainInstructions({
