@@ -180,7 +180,21 @@ describe('opencode configuration', () => {
     const found = await discoverInstructions({ cwd: repo, home, mode: 'opencode' })
     expect(found.files.map((f) => f.path)).toEqual([join(repo, 'AGENTS.md')])
     expect(found.harness.parts[0]!.text).not.toContain(SECRET)
-    expect(found.diagnostics.some((d) => d.code === 'outside-root')).toBe(true)
+    // Each refusal names the entry's source and says nothing was read; never the secret.
+    const pointsOut =
+      'an instructions entry of instructions in opencode.json points outside the project; it was not read.'
+    expect(found.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['outside-root', pointsOut],
+      ['outside-root', pointsOut],
+      ['unreadable', `link.md (from instructions in opencode.json) lies outside ${repo}; it was skipped.`],
+    ])
+    expect(
+      await explainInstructions({ cwd: repo, home, mode: 'opencode', file: join(repo, 'link.md') }),
+    ).toMatchObject({
+      status: 'skipped',
+      code: 'outside-root',
+      reason: `listed by instructions in opencode.json, but it lies outside ${repo}`,
+    })
   })
 })
 
