@@ -201,6 +201,8 @@ describe('the over-budget message', () => {
       maxBytes: 11,
     })
     const message = found.diagnostics.find((d) => d.code === 'over-budget')?.message
-    expect(message).toContain("pkg/AGENTS.md never reaches the model: Codex's 11-byte project_doc_max_bytes was spent before it.")
+    expect(message).toContain(
+      "pkg/AGENTS.md never reaches the model: Codex's 11-byte project_doc_max_bytes was spent before it.",
+    )
   })
 })

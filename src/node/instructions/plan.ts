@@ -53,10 +53,7 @@ export function capBytes(cap: CapRule): number {
  * visible nearest-first budget of `maxBytes`, which marks its cuts.
  * `left` is how many files the budget left out (the words agree with it).
  */
-export function capWords(
-  cap: CapRule,
-  left = 2,
-): { rule: string; spent: string; overBudget: string } {
+export function capWords(cap: CapRule, left = 2): { rule: string; spent: string; overBudget: string } {
   const bytes = groupDigits(capBytes(cap))
   const them = left === 1 ? 'it' : 'them'
   if (cap.kind === 'root-first-silent') {
