@@ -170,6 +170,22 @@ describe('on demand: files a harness loads only when the agent works near them',
     ])
   })
 
+  it('names the directory the globs of a nested rule are relative to', async () => {
+    const base = await fixtureTree({
+      '.git': { dir: true },
+      '.cursor/rules/top.mdc': '---\nglobs: "*.ts"\n---\ntop rule\n',
+      'pkg/.cursor/rules/nested.mdc': '---\nglobs: "*.ts"\n---\nnested rule\n',
+    })
+    const found = await discoverInstructions({ cwd: base, home: await emptyHome(), mode: 'cursor' })
+    expect(found.onDemand.map((f) => [f.path, f.when])).toEqual([
+      [join(base, '.cursor/rules/top.mdc'), 'when the agent reads a file matching *.ts'],
+      [
+        join(base, 'pkg/.cursor/rules/nested.mdc'),
+        'when the agent reads a file matching *.ts (relative to pkg)',
+      ],
+    ])
+  })
+
   it('codex, pi and sysprompt load nothing on demand', async () => {
     const { base, home } = await repo()
     for (const mode of ['codex', 'pi', 'sysprompt'] as const) {
