@@ -231,6 +231,47 @@ describe('claude configuration', () => {
     expect(messages(bad)).not.toContain('always')
   })
 
+  it('says why an import outside cwd was dropped, naming a setting that refused it, and a repeat through a link', async () => {
+    const repo = await fixtureTree({
+      '.git': { dir: true },
+      'CLAUDE.md': '@AGENTS.md\n',
+      'AGENTS.md': 'the real instructions\n',
+      'crates/x/CLAUDE.md': 'x\n@notes.md\n@alias.md\n',
+      'crates/x/notes.md': 'notes\n',
+      'crates/x/alias.md': { link: 'notes.md' },
+    })
+    const cwd = join(repo, 'crates/x')
+    const base = { cwd, mode: 'claude' as const, fsRoot: repo }
+    const home = await emptyHome()
+    const refusedHome = await fixtureTree({
+      '.claude.json': JSON.stringify({
+        projects: { [repo]: { hasClaudeMdExternalIncludesApproved: false } },
+      }),
+    })
+    const found = await discoverInstructions({ ...base, home })
+    expect(found.diagnostics).toEqual([
+      {
+        code: 'import-outside-cwd',
+        severity: 'warning',
+        message: `CLAUDE.md imports AGENTS.md, outside ${cwd}; Claude Code drops such an import unless approved (hasClaudeMdExternalIncludesApproved; --harness-config hasClaudeMdExternalIncludesApproved=true).`,
+        path: join(repo, 'AGENTS.md'),
+      },
+    ])
+    const need = `imported by CLAUDE.md but outside ${cwd}, and such imports need approval`
+    const why = async (h: string, file: string) =>
+      (await explainInstructions({ ...base, home: h, file })).reason
+    expect(await why(home, join(repo, 'AGENTS.md'))).toBe(need)
+    expect(await why(refusedHome, join(repo, 'AGENTS.md'))).toBe(
+      `${need} (projects["${repo}"].hasClaudeMdExternalIncludesApproved in ~/.claude.json is false)`,
+    )
+    // The same file imported again under another name is loaded once.
+    expect(await explainInstructions({ ...base, home, file: 'alias.md' })).toMatchObject({
+      status: 'skipped',
+      code: 'duplicate',
+      reason: 'already loaded earlier; its import by crates/x/CLAUDE.md adds nothing',
+    })
+  })
+
   it('reads an import outside cwd once approved (the ruff layout from a subdirectory)', async () => {
     const repo = await fixtureTree({
       '.git': { dir: true },
