@@ -53,6 +53,25 @@ describe('hashTools', () => {
     )
   })
 
+  it('property: lists whose tools move, repeat, change or go give every tool its own hash', () => {
+    // Each position remembers the record it last matched: a list whose tools shift, or whose
+    // position now holds another schema of the same name, must still hash each tool by its content.
+    const schema = fc.record({
+      name: fc.constantFrom('a', 'b', 'c'),
+      description: fc.constantFrom('one', 'two'),
+      parameters: fc.constantFrom({ type: 'object' }, { type: 'object', required: ['path'] }),
+    })
+    fc.assert(
+      fc.property(fc.array(fc.array(schema, { maxLength: 5 }), { minLength: 1, maxLength: 8 }), (lists) => {
+        for (const list of lists) {
+          const { tools, toolsHash } = hashTools(list.map((t) => structuredClone(t)))
+          expect(tools.map((t) => t.hash)).toEqual(list.map(expected))
+          expect(toolsHash).toBe(hashText(canonicalJson(tools.map(({ name, hash }) => ({ name, hash })))))
+        }
+      }),
+    )
+  })
+
   it('notices a change deep in a schema changed in place, and its undoing', () => {
     const tool: ToolSchema = {
       name: 'edit',

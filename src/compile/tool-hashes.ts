@@ -83,72 +83,77 @@ function plainOf(tape: Tape): unknown {
   return read()
 }
 
-/** The walk's position on the tape (one walk at a time: it is synchronous). */
-let at = 0
 /** Whether `Object.prototype` has no enumerable key, so `for…in` over a plain object reads exactly its own keys. */
 let plainPrototype = true
 
 /**
- * Whether `value` has the same canonical JSON as the record at `tape[at]`,
- * hence the same hash. Canonical JSON reads only `Array.isArray`,
- * `Object.keys` and the values of those keys, so this reads exactly those,
- * requiring the keys in the record's order. Objects whose prototype adds no
- * enumerable key are read with `for…in` (no key array, and V8 reads each
- * value by its field index); others through `Object.keys`. Anything doubtful
- * (keys in another order, NaN, a function) answers false, which only costs
- * the slow path.
+ * Where the record of `value` ends when `value` has the same canonical JSON
+ * as the record starting at `tape[at]` (hence the same hash), else -1.
+ * Canonical JSON reads only `Array.isArray`, `Object.keys` and the values of
+ * those keys, so this reads exactly those, requiring the keys in the
+ * record's order. Objects whose prototype adds no enumerable key are read
+ * with `for…in` (no key array, and V8 reads each value by its field index);
+ * others through `Object.keys`. A leaf (most of a schema) is compared in
+ * place, without a call, and the position stays a local. Anything doubtful
+ * (keys in another order, NaN, a function) answers -1, which only costs the
+ * slow path.
  */
-function matches(value: unknown, tape: Tape): boolean {
+function walk(value: unknown, tape: Tape, at: number): number {
   const head = tape[at++]
-  if (head !== OBJECT && head !== ARRAY) return value === head
-  if (typeof value !== 'object' || value === null) return false
+  if (head !== OBJECT && head !== ARRAY) return value === head ? at : -1
+  if (typeof value !== 'object' || value === null) return -1
   if (head === ARRAY) {
-    if (!Array.isArray(value) || value.length !== tape[at++]) return false
-    for (let i = 0; i < value.length; i++) if (!item(value[i], tape)) return false
-    return true
+    if (!Array.isArray(value) || value.length !== tape[at++]) return -1
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i]
+      const h = tape[at]
+      if (h === OBJECT || h === ARRAY) {
+        at = walk(v, tape, at)
+        if (at < 0) return -1
+      } else if (v === h) at++
+      else return -1
+    }
+    return at
   }
-  if (Array.isArray(value)) return false
+  if (Array.isArray(value)) return -1
   const count = tape[at++] as number
   let matched = 0
   const proto = Object.getPrototypeOf(value)
-  if (proto === null || (proto === Object.prototype && plainPrototype)) {
+  const keys =
+    proto === null || (proto === Object.prototype && plainPrototype) ? undefined : Object.keys(value)
+  if (keys === undefined) {
     for (const key in value) {
       const v = (value as Record<string, unknown>)[key]
       if (v === undefined) continue
-      if (matched === count || key !== tape[at++] || !item(v, tape)) return false
+      if (matched === count || key !== tape[at]) return -1
+      const h = tape[at + 1]
+      if (h === OBJECT || h === ARRAY) {
+        at = walk(v, tape, at + 1)
+        if (at < 0) return -1
+      } else if (v === h) at += 2
+      else return -1
       matched++
     }
   } else {
-    for (const key of Object.keys(value)) {
+    for (const key of keys) {
       const v = (value as Record<string, unknown>)[key]
       if (v === undefined) continue
-      if (matched === count || key !== tape[at++] || !item(v, tape)) return false
+      if (matched === count || key !== tape[at]) return -1
+      at = walk(v, tape, at + 1)
+      if (at < 0) return -1
       matched++
     }
   }
-  return matched === count
-}
-
-/**
- * {@link matches} for a value inside an array or object: a leaf (most of a
- * schema) is compared here, without a call.
- */
-function item(value: unknown, tape: Tape): boolean {
-  const head = tape[at]
-  if (head !== OBJECT && head !== ARRAY) {
-    at++
-    return value === head
-  }
-  return matches(value, tape)
+  return matched === count ? at : -1
 }
 
 /** Whether `value` matches `tape` from its start. */
 function sameAsRecord(value: unknown, tape: Tape): boolean {
-  at = 0
-  return matches(value, tape) && at === tape.length
+  return walk(value, tape, 0) === tape.length
 }
 
 interface KnownTool {
+  name: string
   tape: Tape
   hash: string
 }
@@ -163,6 +168,8 @@ interface ToolMemos {
   lists: { names: string[]; hashes: string[]; digest: string }[]
   /** Older list digests by their names and hashes joined. */
   listsByKey: TextCache<string>
+  /** The record each position of the last list matched or made: an unchanged list is checked without a lookup by name. */
+  atPosition: (KnownTool | undefined)[]
 }
 
 const memos = new WeakMap<HashFunction, ToolMemos>()
@@ -174,6 +181,7 @@ function memosFor(hash: HashFunction): ToolMemos {
       byName: new TextCache(1024),
       lists: [],
       listsByKey: new TextCache(256),
+      atPosition: [],
     }
     memos.set(hash, found)
   }
@@ -187,12 +195,18 @@ function memosFor(hash: HashFunction): ToolMemos {
  * walk over its data, cheaper than stringifying it) takes its hash. A schema
  * changed in place no longer equals its record, so it is hashed anew.
  */
-function toolHash(schema: ToolSchema, memo: ToolMemos, hash: HashFunction): string {
+function toolHash(schema: ToolSchema, position: number, memo: ToolMemos, hash: HashFunction): string {
   const named = typeof schema.name === 'string'
+  const last = memo.atPosition[position]
+  if (named && last !== undefined && last.name === schema.name && sameAsRecord(schema, last.tape))
+    return last.hash
   const known = named ? memo.byName.get(schema.name) : undefined
   if (known !== undefined) {
     for (let i = known.length - 1; i >= 0; i--) {
-      if (sameAsRecord(schema, known[i]!.tape)) return known[i]!.hash
+      if (sameAsRecord(schema, known[i]!.tape)) {
+        memo.atPosition[position] = known[i]!
+        return known[i]!.hash
+      }
     }
   }
   const tape: Tape = []
@@ -204,11 +218,13 @@ function toolHash(schema: ToolSchema, memo: ToolMemos, hash: HashFunction): stri
   // Hashed from the record, so the stored hash is the record's by construction.
   const digest = hashText(canonicalJson(plainOf(tape)), hash)
   if (named) {
-    if (known === undefined) memo.byName.set(schema.name, [{ tape, hash: digest }])
+    const entry: KnownTool = { name: schema.name, tape, hash: digest }
+    if (known === undefined) memo.byName.set(schema.name, [entry])
     else {
       if (known.length >= VARIANTS_PER_NAME) known.shift()
-      known.push({ tape, hash: digest })
+      known.push(entry)
     }
+    memo.atPosition[position] = entry
   }
   return digest
 }
@@ -251,10 +267,11 @@ export function hashTools(
 ): { tools: CompiledTool[]; toolsHash: string } {
   const memo = memosFor(hash)
   plainPrototype = hasNoEnumerableKey(Object.prototype)
-  const tools: CompiledTool[] = schemas.map((schema) => ({
+  const tools: CompiledTool[] = schemas.map((schema, i) => ({
     name: schema.name,
-    hash: toolHash(schema, memo, hash),
+    hash: toolHash(schema, i, memo, hash),
     schema,
   }))
+  if (memo.atPosition.length > tools.length) memo.atPosition.length = tools.length
   return { tools, toolsHash: toolListHash(tools, memo, hash) }
 }

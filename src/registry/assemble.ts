@@ -60,7 +60,11 @@ function collectTools(
   ctx: AssembleContext,
   toolOrder: AssemblyInputs['toolOrder'],
 ): ToolSchema[] {
-  const byName = new Map<string, ToolSchema>()
+  // While the names arrive in strictly ascending order (a provider usually lists its tools by name)
+  // no name can repeat, so the copies go straight into a list; the first name out of order moves
+  // them into a map by name, where a later (scoped) provider's tool replaces an earlier one.
+  const list: ToolSchema[] = []
+  let byName: Map<string, ToolSchema> | undefined
   const known = new Set<string>()
   for (const layer of layers) {
     for (const { provider } of layer.toolProviders) {
@@ -74,16 +78,25 @@ function collectTools(
             `a tool provider returned a tool named "${TOOL_ORDER_REST}"; that name is reserved for toolOrder`,
           )
         }
-        // A later (scoped) provider's tool replaces an earlier one of the same name.
+        const copy = { ...tool, parameters: cloneJson(tool.parameters) }
+        if (byName === undefined) {
+          const last = list[list.length - 1]
+          if (last === undefined || last.name < tool.name) {
+            list.push(copy)
+            continue
+          }
+          byName = new Map()
+          for (const listed of list) byName.set(listed.name, listed)
+        }
         byName.delete(tool.name)
-        byName.set(tool.name, { ...tool, parameters: cloneJson(tool.parameters) })
+        byName.set(tool.name, copy)
       }
       // Known names matter only to a configured toolOrder (a listed name no provider knows).
       if (toolOrder !== undefined)
         for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
     }
   }
-  return orderTools([...byName.values()], toolOrder, known)
+  return orderTools(byName === undefined ? list : [...byName.values()], toolOrder, known)
 }
 
 /**
