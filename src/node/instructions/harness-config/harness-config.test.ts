@@ -336,7 +336,16 @@ describe('pi prompt files', () => {
       fsRoot: repo,
       file: join(home, '.pi/agent/SYSTEM.md'),
     })
-    expect(lost.code).toBe('name-lost')
+    expect(lost).toMatchObject({
+      code: 'name-lost',
+      reason: ".pi/SYSTEM.md is used instead: pi reads the project's SYSTEM.md first",
+    })
+    const why = async (file: string) =>
+      (await explainInstructions({ cwd: repo, home, mode: 'pi', fsRoot: repo, file })).reason
+    expect(await why(join(repo, '.pi/SYSTEM.md'))).toBe("it replaces pi's base prompt (SYSTEM.md in .pi)")
+    expect(await why(join(home, '.pi/agent/APPEND_SYSTEM.md'))).toBe(
+      "it is appended to pi's base prompt (APPEND_SYSTEM.md in ~/.pi/agent)",
+    )
   })
 })
 
