@@ -165,6 +165,22 @@ describe('budget arithmetic', () => {
     expect(rootFirstSilent(['ab', 'cd'], 2)).toEqual([{ kept: 'ab', omitted: 0 }, null])
   })
 
+  it('counts each character of a Codex cut at its UTF-8 width, on both sides of every width boundary', () => {
+    // The last code point of each width and the first of the next: U+007F/U+0080, U+07FF/U+0800, U+FFFF/U+10000.
+    for (const char of ['\u007f', '\u0080', '\u07ff', '\u0800', '\uffff', '\u{10000}']) {
+      const width = bytes(char)
+      expect(rootFirstSilent([char], width), `U+${char.codePointAt(0)!.toString(16)}`).toEqual([
+        { kept: char, omitted: 0 },
+      ])
+      expect(rootFirstSilent([`a${char}`], width)).toEqual([{ kept: 'a', omitted: width }])
+      // What is left after it is the cap less its true width.
+      expect(rootFirstSilent([char, 'bcdef'], width + 2)).toEqual([
+        { kept: char, omitted: 0 },
+        { kept: 'bc', omitted: 3 },
+      ])
+    }
+  })
+
   it('spends Codex caps root first, silently, dropping what is left over', () => {
     expect(rootFirstSilent(['aaaa', 'bbbb', 'cccc'], 6)).toEqual([
       { kept: 'aaaa', omitted: 0 },

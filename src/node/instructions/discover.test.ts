@@ -212,10 +212,32 @@ describe('AGENTS.override.md (sysprompt mode)', () => {
     expect(await explainInstructions({ ...options, file: join(repo, 'AGENTS.md') })).toMatchObject({
       status: 'skipped',
       code: 'shadowed-by-override',
+      reason:
+        'pkg/AGENTS.override.md replaces the instructions its directory inherits, so this file is not loaded for pkg/sub',
     })
     expect(await explainInstructions({ ...options, file: join(repo, 'pkg/AGENTS.md') })).toMatchObject({
       status: 'skipped',
       code: 'name-lost',
+    })
+  })
+
+  it('takes the first global name present and says so of the other', async () => {
+    const home = await fixtureTree({
+      '.config/sysprompt/AGENTS.override.md': 'global override\n',
+      '.config/sysprompt/AGENTS.md': 'global\n',
+    })
+    const repo = await fixtureTree({ '.git': { dir: true } })
+    const options = { cwd: repo, home }
+    expect((await discoverInstructions(options)).files.map((f) => f.path)).toEqual([
+      join(home, '.config/sysprompt/AGENTS.override.md'),
+    ])
+    expect(
+      await explainInstructions({ ...options, file: join(home, '.config/sysprompt/AGENTS.md') }),
+    ).toMatchObject({
+      status: 'skipped',
+      code: 'name-lost',
+      reason:
+        '~/.config/sysprompt/AGENTS.override.md is the global file: the first of AGENTS.override.md, AGENTS.md',
     })
   })
 

@@ -75,6 +75,8 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
       imports.add(entry, fates)
       files.push({ ...markCutImports(entry.file, fates), truncated, ...(activation && { activation }) })
     } else {
+      // Kept whole, so are its imports, whatever the cut of another file that inlines them too did.
+      imports.add(entry, importFates(entry.spans ?? [], entry.text.length))
       files.push({ ...entry.file, truncated, ...(activation && { activation }) })
     }
     const made = block(context, plan, entry, cut)

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { nodeAdapters } from '../adapters.js'
+import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { fixtureTree, removeFixtures } from './fixtures.test-helper.js'
 import { dirsDown, findGitRoot } from './git-root.js'
 
@@ -25,6 +25,17 @@ describe('findGitRoot', () => {
     const base = await fixtureTree({ '.git': { dir: true }, 'a/b': { dir: true } })
     expect(await findGitRoot(join(base, 'a/b'), join(base, 'a'), fs)).toBeNull()
     expect(await findGitRoot(join(base, 'a/b'), base, fs)).toBe(base)
+  })
+
+  it('ends at the file-system root when stopAt is not above it', async () => {
+    // No .git anywhere: every stat fails, as on a machine with no repository.
+    const nothing: FileSystemAdapter = {
+      ...fs,
+      stat: async (path) => {
+        throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' })
+      },
+    }
+    expect(await findGitRoot('/a/b/c', '/elsewhere', nothing)).toBeNull()
   })
 
   it('does not take a .git that is neither a file nor a directory', async () => {

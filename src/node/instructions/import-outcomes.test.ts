@@ -133,6 +133,47 @@ describe('imports of a file the byte budget cut', () => {
   })
 })
 
+describe('a file inlined by two importers the budget treats differently', () => {
+  // Both instruction files import shared.md; inlined, pkg/AGENTS.md is `pkg\nshared\n` (11 bytes).
+  async function repo() {
+    const root = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'root\n@shared.md\n',
+      'pkg/AGENTS.md': 'pkg\n@../shared.md\n',
+      'shared.md': 'shared\n',
+    })
+    return { root, options: { cwd: join(root, 'pkg'), home: await emptyHome() } }
+  }
+
+  it('counts it included when one importer kept it whole, though the other lost it', async () => {
+    const { root, options } = await repo()
+    // pkg (nearest) whole; the root file, first in load order, cut to nothing.
+    const found = await discoverInstructions({ ...options, maxBytes: 11 })
+    expect(found.text).toContain('shared\n')
+    expect(importFlags(found.files.find((f) => f.path === join(root, 'pkg/AGENTS.md')))).toEqual([
+      [join(root, 'shared.md'), false],
+    ])
+    expect(
+      await explainInstructions({ ...options, maxBytes: 11, file: join(root, 'shared.md') }),
+    ).toMatchObject({
+      status: 'included',
+      code: 'imported',
+    })
+    expect(found.diagnostics.find((d) => d.code === 'over-budget')?.message ?? '').not.toContain('shared.md')
+  })
+
+  it('names the first importer in load order when every importer lost it', async () => {
+    const { root, options } = await repo()
+    expect(await explainInstructions({ ...options, maxBytes: 2, file: join(root, 'shared.md') })).toEqual({
+      file: join(root, 'shared.md'),
+      status: 'skipped',
+      code: 'over-budget',
+      reason:
+        "inlined into AGENTS.md, whose text the 2-byte cap cut (nearest-first: files nearer the working directory come first) before this file's text, so none of it reached the prompt",
+    })
+  })
+})
+
 describe('the over-budget message', () => {
   it('speaks of the nearest-first budget in sysprompt mode, never of Codex', async () => {
     const root = await fixtureTree({

@@ -1,10 +1,11 @@
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from './discover.js'
 import { explainInstructions } from './explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
-import { fires } from './on-demand.js'
+import { fires, ON_DEMAND_DIR_LIMIT } from './on-demand.js'
 
 afterAll(removeFixtures)
 
@@ -138,6 +139,50 @@ describe('on demand: files a harness loads only when the agent works near them',
     expect(found.lateBound.map((f) => f.path)).toEqual([
       join(base, 'src/api/AGENTS.md'),
       join(base, 'src/api/deep/AGENTS.md'),
+    ])
+  })
+
+  it('stops looking for on-demand files after ON_DEMAND_DIR_LIMIT directories, and says so', async () => {
+    // One directory more than the limit, in one level: the walk takes them in name order.
+    const base = await fixtureTree({ '.git': { dir: true }, 'CLAUDE.md': 'root\n' })
+    const names = Array.from({ length: ON_DEMAND_DIR_LIMIT + 1 }, (_, i) => `d${String(i).padStart(5, '0')}`)
+    for (let i = 0; i < names.length; i += 500)
+      await Promise.all(names.slice(i, i + 500).map((name) => mkdir(join(base, name))))
+    const first = join(base, names[0]!, 'CLAUDE.md')
+    const beyond = join(base, names.at(-1)!, 'CLAUDE.md')
+    await writeFile(first, 'first\n')
+    await writeFile(beyond, 'beyond the limit\n')
+    const found = await discoverInstructions({
+      cwd: base,
+      home: await emptyHome(),
+      mode: 'claude',
+      fsRoot: base,
+    })
+    expect(found.onDemand.map((f) => f.path)).toEqual([first])
+    expect(found.diagnostics).toEqual([
+      {
+        code: 'on-demand-limit',
+        severity: 'info',
+        message:
+          'more than 5000 directories lie below .; files loaded on demand were looked for in the first 5000 only. Start from a smaller directory.',
+        path: base,
+      },
+    ])
+  })
+
+  it('names the directory the globs of a nested rule are relative to', async () => {
+    const base = await fixtureTree({
+      '.git': { dir: true },
+      '.cursor/rules/top.mdc': '---\nglobs: "*.ts"\n---\ntop rule\n',
+      'pkg/.cursor/rules/nested.mdc': '---\nglobs: "*.ts"\n---\nnested rule\n',
+    })
+    const found = await discoverInstructions({ cwd: base, home: await emptyHome(), mode: 'cursor' })
+    expect(found.onDemand.map((f) => [f.path, f.when])).toEqual([
+      [join(base, '.cursor/rules/top.mdc'), 'when the agent reads a file matching *.ts'],
+      [
+        join(base, 'pkg/.cursor/rules/nested.mdc'),
+        'when the agent reads a file matching *.ts (relative to pkg)',
+      ],
     ])
   })
 

@@ -128,5 +128,7 @@ describe('import spans', () => {
     expect(markCutImports(file('/r/t.md', [a]), new Map([[a, 'cut' as const]])).imports![0]!.truncated).toBe(
       true,
     )
+    // An import no cut reached (no fate) keeps its own flag.
+    expect(markCutImports(file('/r/t.md', [a]), new Map()).imports![0]!.truncated).toBe(false)
   })
 })

@@ -31,6 +31,18 @@ describe('synopsis', () => {
     expect(synopsis('One\n# H\nTwo\n', 'x.md').split('\n').slice(0, 2)).toEqual(['One', '# H'])
   })
 
+  it('ends the first paragraph at a heading or a line of spaces, and keeps its lines as written', () => {
+    const pointer = (text: string) =>
+      `[Synopsis: headings and first paragraph only. Read f.md (${Buffer.byteLength(text)} bytes) for the rest.]`
+    const heading = 'First\n# H\nnot the first paragraph\n'
+    expect(synopsis(heading, 'f.md')).toBe(`First\n# H\n${pointer(heading)}\n`)
+    const spaces = 'First\n  \t\nSecond paragraph\n## Later\n'
+    expect(synopsis(spaces, 'f.md')).toBe(`First\n## Later\n${pointer(spaces)}\n`)
+    // Only a mark at the very start and a CR ending a line are dropped; inside a line they stay.
+    const inner = 'Keep \uFEFF this\rand\r\n'
+    expect(synopsis(inner, 'f.md')).toBe(`Keep \uFEFF this\rand\n${pointer(inner)}\n`)
+  })
+
   it('only ever keeps lines of the file, in order, then one pointer line', () => {
     const line = fc.oneof(
       fc.constantFrom('', '# Title', '## Sub', '```', '~~~', '---', 'prose', 'more prose'),

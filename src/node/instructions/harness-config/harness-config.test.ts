@@ -180,7 +180,21 @@ describe('opencode configuration', () => {
     const found = await discoverInstructions({ cwd: repo, home, mode: 'opencode' })
     expect(found.files.map((f) => f.path)).toEqual([join(repo, 'AGENTS.md')])
     expect(found.harness.parts[0]!.text).not.toContain(SECRET)
-    expect(found.diagnostics.some((d) => d.code === 'outside-root')).toBe(true)
+    // Each refusal names the entry's source and says nothing was read; never the secret.
+    const pointsOut =
+      'an instructions entry of instructions in opencode.json points outside the project; it was not read.'
+    expect(found.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['outside-root', pointsOut],
+      ['outside-root', pointsOut],
+      ['unreadable', `link.md (from instructions in opencode.json) lies outside ${repo}; it was skipped.`],
+    ])
+    expect(
+      await explainInstructions({ cwd: repo, home, mode: 'opencode', file: join(repo, 'link.md') }),
+    ).toMatchObject({
+      status: 'skipped',
+      code: 'outside-root',
+      reason: `listed by instructions in opencode.json, but it lies outside ${repo}`,
+    })
   })
 })
 
@@ -215,6 +229,47 @@ describe('claude configuration', () => {
     expect(bad.files.map((f) => f.path).slice(1)).toEqual([join(repo, 'CLAUDE.md')])
     expect(messages(bad)).toContain('instructionFiles: expected one of claude-md')
     expect(messages(bad)).not.toContain('always')
+  })
+
+  it('says why an import outside cwd was dropped, naming a setting that refused it, and a repeat through a link', async () => {
+    const repo = await fixtureTree({
+      '.git': { dir: true },
+      'CLAUDE.md': '@AGENTS.md\n',
+      'AGENTS.md': 'the real instructions\n',
+      'crates/x/CLAUDE.md': 'x\n@notes.md\n@alias.md\n',
+      'crates/x/notes.md': 'notes\n',
+      'crates/x/alias.md': { link: 'notes.md' },
+    })
+    const cwd = join(repo, 'crates/x')
+    const base = { cwd, mode: 'claude' as const, fsRoot: repo }
+    const home = await emptyHome()
+    const refusedHome = await fixtureTree({
+      '.claude.json': JSON.stringify({
+        projects: { [repo]: { hasClaudeMdExternalIncludesApproved: false } },
+      }),
+    })
+    const found = await discoverInstructions({ ...base, home })
+    expect(found.diagnostics).toEqual([
+      {
+        code: 'import-outside-cwd',
+        severity: 'warning',
+        message: `CLAUDE.md imports AGENTS.md, outside ${cwd}; Claude Code drops such an import unless approved (hasClaudeMdExternalIncludesApproved; --harness-config hasClaudeMdExternalIncludesApproved=true).`,
+        path: join(repo, 'AGENTS.md'),
+      },
+    ])
+    const need = `imported by CLAUDE.md but outside ${cwd}, and such imports need approval`
+    const why = async (h: string, file: string) =>
+      (await explainInstructions({ ...base, home: h, file })).reason
+    expect(await why(home, join(repo, 'AGENTS.md'))).toBe(need)
+    expect(await why(refusedHome, join(repo, 'AGENTS.md'))).toBe(
+      `${need} (projects["${repo}"].hasClaudeMdExternalIncludesApproved in ~/.claude.json is false)`,
+    )
+    // The same file imported again under another name is loaded once.
+    expect(await explainInstructions({ ...base, home, file: 'alias.md' })).toMatchObject({
+      status: 'skipped',
+      code: 'duplicate',
+      reason: 'already loaded earlier; its import by crates/x/CLAUDE.md adds nothing',
+    })
   })
 
   it('reads an import outside cwd once approved (the ruff layout from a subdirectory)', async () => {
@@ -281,7 +336,16 @@ describe('pi prompt files', () => {
       fsRoot: repo,
       file: join(home, '.pi/agent/SYSTEM.md'),
     })
-    expect(lost.code).toBe('name-lost')
+    expect(lost).toMatchObject({
+      code: 'name-lost',
+      reason: ".pi/SYSTEM.md is used instead: pi reads the project's SYSTEM.md first",
+    })
+    const why = async (file: string) =>
+      (await explainInstructions({ cwd: repo, home, mode: 'pi', fsRoot: repo, file })).reason
+    expect(await why(join(repo, '.pi/SYSTEM.md'))).toBe("it replaces pi's base prompt (SYSTEM.md in .pi)")
+    expect(await why(join(home, '.pi/agent/APPEND_SYSTEM.md'))).toBe(
+      "it is appended to pi's base prompt (APPEND_SYSTEM.md in ~/.pi/agent)",
+    )
   })
 })
 

@@ -78,7 +78,35 @@ describe('codex mode', () => {
       join(repo, 'AGENTS.md'),
       join(repo, 'a/AGENTS.override.md'),
     ])
-    expect(await explainInstructions({ ...options, file: 'AGENTS.md' })).toMatchObject({ code: 'empty' })
+    expect(await explainInstructions({ ...options, file: 'AGENTS.md' })).toMatchObject({
+      code: 'empty',
+      reason: 'it is blank, and Codex skips blank files',
+    })
+  })
+
+  it('uses the first non-blank global file, and says why the others are not', async () => {
+    const { repo } = await tree()
+    const blankFirst = await fixtureTree({
+      '.codex/AGENTS.override.md': ' \n',
+      '.codex/AGENTS.md': 'global\n',
+    })
+    const options = { cwd: repo, home: blankFirst, mode: 'codex' as const }
+    const found = await discoverInstructions(options)
+    expect(found.files.map((f) => f.path)[0]).toBe(join(blankFirst, '.codex/AGENTS.md'))
+    expect(
+      await explainInstructions({ ...options, file: join(blankFirst, '.codex/AGENTS.override.md') }),
+    ).toMatchObject({
+      status: 'skipped',
+      code: 'empty',
+      reason: 'it is blank, and Codex uses the first non-blank global file',
+    })
+    const { home } = await tree()
+    expect(
+      await explainInstructions({ ...options, home, file: join(home, '.codex/AGENTS.md') }),
+    ).toMatchObject({
+      code: 'name-lost',
+      reason: "~/.codex/AGENTS.override.md is Codex's global file: only the first non-blank one is used",
+    })
   })
 
   it('reads only cwd outside a git repository', async () => {

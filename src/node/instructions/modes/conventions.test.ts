@@ -15,7 +15,8 @@ interface Expected {
   onDemand: [string, string | null][]
   onRequest: [string, string][]
   forPath: string[]
-  skipped: [string, string][]
+  /** File, reason code and the explanation a user reads. */
+  skipped: [string, string, string][]
 }
 
 /** The shared multi-convention tree, copied into a fresh repository (a `.git` directory cannot be committed). */
@@ -42,9 +43,9 @@ describe('convention modes on the shared fixture tree', () => {
     expect(found.onDemand.map((f) => [rel(f.path), f.activation ?? null])).toEqual(want.onDemand)
     expect(found.onRequest.map((f) => [rel(f.path), f.activation])).toEqual(want.onRequest)
     expect(found.lateBound.map((f) => rel(f.path))).toEqual(want.forPath)
-    for (const [file, code] of want.skipped) {
+    for (const [file, code, reason] of want.skipped) {
       const why = await explainInstructions({ cwd: root, home, mode, file: join(root, file) })
-      expect(why, file).toMatchObject({ status: 'skipped', code })
+      expect(why, file).toMatchObject({ status: 'skipped', code, reason })
     }
     // Every rule loaded at start says so; front matter never reaches the model.
     for (const file of found.files) expect(file.activation).toBe('always')

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -120,6 +121,64 @@ describe('gemini mode: imports', () => {
     expect(found.diagnostics.map((d) => d.code)).toEqual(['import-missing', 'import-outside-root'])
   })
 
+  it('refuses a link out, a secret, a URL, a missing file, an escape and a FIFO, each at its line', async () => {
+    const outside = await fixtureTree({ 'secret.md': 'SECRET\n' })
+    const repo = await fixtureTree({
+      '.git': { dir: true },
+      'GEMINI.md': 'top\n@link.md\n@.env\n@https://example.com/x.md\n@missing.md\n@../escape.md\n@fifo.md\n',
+      'link.md': { link: join(outside, 'secret.md') },
+      '.env': 'KEY=1\n',
+    })
+    execFileSync('mkfifo', [join(repo, 'fifo.md')])
+    const home = await emptyHome()
+    const found = await discoverInstructions({ cwd: repo, home, mode: 'gemini' })
+    expect(found.text).toBe(
+      [
+        '<!-- GEMINI.md -->',
+        'top',
+        '<!-- Import failed: link.md - Path traversal attempt -->',
+        '<!-- Import failed: .env - on the deny-list of secret-bearing files -->',
+        '<!-- Import failed: https://example.com/x.md - Path traversal attempt -->',
+        `<!-- Import failed: missing.md - ENOENT: no such file or directory, access '${join(repo, 'missing.md')}' -->`,
+        '<!-- Import failed: ../escape.md - Path traversal attempt -->',
+        '<!-- Import failed: fifo.md - not a readable text file -->',
+        '',
+      ].join('\n'),
+    )
+    const leaves = 'Gemini CLI leaves an "Import failed" comment.'
+    const deny =
+      'is on the deny-list of secret-bearing files (`.env`); pass --allow-file (`allowFiles`) to read it anyway'
+    expect(found.diagnostics.map((d) => [d.code, d.message, d.site?.line])).toEqual([
+      ['import-outside-root', `GEMINI.md imports link.md, which resolves outside the root; ${leaves}`, 2],
+      ['import-denied', `GEMINI.md imports .env, which ${deny}; ${leaves}`, 3],
+      [
+        'import-outside-root',
+        `GEMINI.md imports https://example.com/x.md, outside ${repo}; it was not read.`,
+        4,
+      ],
+      ['import-missing', `GEMINI.md imports missing.md, which does not exist; ${leaves}`, 5],
+      ['import-outside-root', `GEMINI.md imports ../escape.md, outside ${repo}; it was not read.`, 6],
+      [
+        'unreadable',
+        `GEMINI.md imports fifo.md, which is not a regular file (a directory, FIFO or device); ${leaves}`,
+        7,
+      ],
+    ])
+    expect(found.diagnostics.every((d) => d.site?.path === join(repo, 'GEMINI.md'))).toBe(true)
+    const code = async (file: string) =>
+      (await explainInstructions({ cwd: repo, home, mode: 'gemini', file })).code
+    expect(await code('link.md')).toBe('outside-root')
+    expect(await code('.env')).toBe('denied')
+    expect(await code('missing.md')).toBe('missing')
+    expect(await code('fifo.md')).toBe('unreadable')
+    expect(
+      await explainInstructions({ cwd: repo, home, mode: 'gemini', file: '../escape.md' }),
+    ).toMatchObject({
+      code: 'outside-root',
+      reason: `imported by GEMINI.md but outside ${repo}, so it was not read`,
+    })
+  })
+
   it('inlines the top file a second time when a cycle leads back to it', async () => {
     const repo = await fixtureTree({
       '.git': { dir: true },
@@ -151,6 +210,12 @@ describe('gemini mode: imports', () => {
     const found = await discoverInstructions({ cwd: repo, home: await emptyHome(), mode: 'gemini' })
     expect(found.text).toContain('5 @l6.md')
     expect(found.text).not.toContain('6 @l7.md')
-    expect(found.diagnostics.map((d) => d.code)).toEqual(['import-too-deep'])
+    expect(found.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
+      [
+        'import-too-deep',
+        'info',
+        'l5.md is imported 5 deep; Gemini CLI leaves its own @ references as text.',
+      ],
+    ])
   })
 })
