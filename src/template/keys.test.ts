@@ -27,6 +27,7 @@ const namespacedKeys = [
   'ns0:x',
   'a-0:b',
   'v2-9:x',
+  'a-_b:c',
   'a_b-c:d',
   'ns:a:b',
   'ns:!',
