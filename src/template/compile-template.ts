@@ -87,7 +87,7 @@ const _keepTemplateClassesAlive = new CompiledTemplate(
   true,
   undefined,
   {
-    program: { ops: [], args: [], texts: [] },
+    program: { texts: [], ops: [], args: [], at: [], ends: [] },
     variables: [],
     variableOffsets: [],
     problems: [],

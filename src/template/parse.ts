@@ -116,56 +116,69 @@ function pair(buffer: TagBuffer, problems: PairProblems): void {
 
 /**
  * Emits the program, giving every key a slot (the keys of literal `if` tags
- * too, which `variables` lists).
+ * too, which `variables` lists). A run of text between two tags that are
+ * not literal is one part (literal tags are part of the run); an empty run
+ * gets no part.
  */
 function emit(source: string, buffer: TagBuffer): Program {
   const tags = buffer.tags
-  // At most one text run before each tag, plus the last; an entry left as filled is a `Text`.
-  const capacity = 2 * buffer.count + 1
-  const ops = new Array<number>(capacity).fill(Op.Text)
-  const args = new Array<number>(capacity).fill(0)
-  const texts = new Array<string>(capacity).fill('')
-  let n = 0
+  // Built by push: packed arrays, which the render's copy and join read fastest.
+  const texts: string[] = []
+  const ops: number[] = []
+  const args: number[] = []
+  const at: number[] = []
+  const ends: number[] = []
   // Per open block: the index of its `If` instruction, then of its `Jump` once an `else` is seen.
   const blocks: number[] = []
   let textStart = 0
   const end = buffer.count * TAG_STRIDE
-  for (let at = 0; at < end; at += TAG_STRIDE) {
-    const kind = tags[at + TAG_KIND]!
-    const start = tags[at + TAG_START]!
+  for (let pos = 0; pos < end; pos += TAG_STRIDE) {
+    const kind = tags[pos + TAG_KIND]!
+    const start = tags[pos + TAG_START]!
     const slot =
       (kind & 3) <= TagKind.If
-        ? keySlots.slotOf(source, tags[at + TAG_KEY_START]!, tags[at + TAG_KEY_END]!, start)
+        ? keySlots.slotOf(source, tags[pos + TAG_KEY_START]!, tags[pos + TAG_KEY_END]!, start)
         : 0
     if ((kind & LITERAL) !== 0) continue
-    if (start > textStart) texts[n++] = source.slice(textStart, start)
-    textStart = tags[at + TAG_END]!
+    if (start > textStart) texts.push(source.slice(textStart, start))
+    textStart = tags[pos + TAG_END]!
     switch (kind & 3) {
       case TagKind.Insert:
-        ops[n] = Op.Insert | (slot << SLOT_SHIFT)
-        args[n++] = start
+        ops.push(Op.Insert | (slot << SLOT_SHIFT))
+        args.push(start)
+        at.push(texts.length)
+        ends.push(0)
+        texts.push('')
         break
       case TagKind.If:
-        blocks.push(n)
-        ops[n++] = Op.If | ((kind & NEGATED) !== 0 ? OP_NEGATED : 0) | (slot << SLOT_SHIFT)
+        blocks.push(ops.length)
+        ops.push(Op.If | ((kind & NEGATED) !== 0 ? OP_NEGATED : 0) | (slot << SLOT_SHIFT))
+        args.push(0)
+        at.push(texts.length)
+        ends.push(0)
         break
       case TagKind.Else: {
         const top = blocks.length - 1
         const branch = blocks[top]!
-        blocks[top] = n
-        ops[n++] = Op.Jump
-        args[branch] = n
+        blocks[top] = ops.length
+        ops.push(Op.Jump)
+        args.push(0)
+        at.push(texts.length)
+        ends.push(0)
+        // A failed test skips the `if` branch's parts and goes on after the `Jump`.
+        args[branch] = ops.length
+        ends[branch] = texts.length
         break
       }
-      default:
-        args[blocks.pop()!] = n
+      default: {
+        const branch = blocks.pop()!
+        args[branch] = ops.length
+        ends[branch] = texts.length
+      }
     }
   }
-  if (source.length > textStart) texts[n++] = source.slice(textStart)
-  ops.length = n
-  args.length = n
-  texts.length = n
-  return { ops, args, texts }
+  if (source.length > textStart) texts.push(source.slice(textStart))
+  return { texts, ops, args, at, ends }
 }
 
 /** Merges the four sorted problem lists, describing only the first `limit`. */

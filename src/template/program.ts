@@ -3,25 +3,30 @@
  * instead of a tree, so that rendering is one loop with no recursion on the
  * JS stack however deep the conditionals nest (SPEC §2 "Cost").
  *
- * Instruction `i` is spread over three parallel arrays rather than held in
- * an object: `ops[i]` (the {@link Op}, {@link OP_NEGATED}, and the key's
- * slot shifted by {@link SLOT_SHIFT}), `args[i]` (a jump target, or the
- * source offset of an insertion for its error) and `texts[i]` (the literal
- * text of a `Text`, and `''` for every other instruction, so that rendering
- * can start from a copy of `texts`). Arrays of small integers and of strings
+ * The output is laid out in advance as `texts`, one entry per *part*: each
+ * run of literal text is one part, and each insertion has a part of its own
+ * (`''` until rendered). Rendering copies `texts`, fills the insertions'
+ * parts, blanks the parts of the branches not taken, and joins the copy.
+ * The instructions are only what needs a decision (insertions, tests,
+ * jumps): literal text costs the loop nothing.
+ *
+ * Instruction `i` is spread over parallel arrays rather than held in an
+ * object: `ops[i]` (the {@link Op}, {@link OP_NEGATED}, and the key's slot
+ * shifted by {@link SLOT_SHIFT}), `args[i]` (the instruction a jump goes to,
+ * or the source offset of an insertion for its error), `at[i]` (the part an
+ * insertion fills, or the first part a jump skips) and `ends[i]` (the part
+ * after the last one a jump skips). Arrays of small integers and of strings
  * cost a fraction of the objects, and V8 never discards their hidden
  * classes: the classes of objects are dropped by a full collection that
  * finds none alive, and with them all code specialised to them.
  */
 
 export enum Op {
-  /** The literal text `texts[i]`. */
-  Text = 0,
-  /** The value of the key in the slot, in place of `texts[i]`. */
+  /** The value of the key in the slot, into part `at[i]`. */
   Insert = 1,
-  /** Test the key in the slot; fall through when the test passes, else jump to `args[i]`. */
+  /** Test the key in the slot; fall through when the test passes, else skip parts `at[i]`…`ends[i]` and go to `args[i]`. */
   If = 2,
-  /** Jump to `args[i]` (the end of an `if` branch that has an `else`). */
+  /** Skip parts `at[i]`…`ends[i]` and go to `args[i]` (the `else` branch of a block whose `if` branch ran). */
   Jump = 3,
 }
 
@@ -32,9 +37,11 @@ export const OP_NEGATED = 4
 /** `ops[i] >> SLOT_SHIFT` is the key's index in the template's variables, whose values render resolves once. */
 export const SLOT_SHIFT = 3
 
-/** A compiled template's instructions (see the module comment). */
+/** A compiled template's output parts and instructions (see the module comment). */
 export interface Program {
+  readonly texts: readonly string[]
   readonly ops: readonly number[]
   readonly args: readonly number[]
-  readonly texts: readonly string[]
+  readonly at: readonly number[]
+  readonly ends: readonly number[]
 }
