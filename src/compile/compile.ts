@@ -193,7 +193,7 @@ export function compile(assembly: PromptAssembly, options: CompileOptions = {}):
     let stability = memo.effective
     if (memo.stabilityIn !== epoch || memo.declared !== section.stability) {
       stability = effectiveStabilityOf(section.stability, memo.keys, assembly)
-      memo.stabilityIn = epoch
+      memo.stabilityIn = memo.validIn === epoch ? epoch : 0
       memo.declared = section.stability
       memo.effective = stability
     }

@@ -266,6 +266,60 @@ describe('recompile memos', () => {
     expect(() => compile(gone, { tokenizer: words })).toThrow(/unknown variable "v1"/)
   })
 
+  it('a key first referenced after an unchanged recompile, then changed in place, is seen', async () => {
+    // An epoch stands for the values of the keys some memo references: a key referenced for the
+    // first time must not leave an epoch taken without it matching an assembly where only it changed.
+    const state = { text: 'Plain {{w0}}.' }
+    const registry = createPromptRegistry({ identity: 'You are the watch harness.' })
+    registry.variable('w0', () => 'zero')
+    registry.variable('w1', () => 'one')
+    registry.variable('w2', () => 'two')
+    registry.section({ name: 'w', order: 10, text: () => state.text })
+    const check = (assembly: PromptAssembly) =>
+      expect(summary(compile(assembly, { tokenizer: words }))).toEqual(reference(assembly, words))
+    check(await registry.assemble())
+    check(await registry.assemble())
+    state.text = 'Now {{w1}}.'
+    check(await registry.assemble())
+    const changed = await registry.assemble()
+    changed.variables.w1 = 'changed in place'
+    check(changed)
+    // Present but undefined: the one value a comparison past a shorter snapshot could mistake.
+    state.text = 'Then {{#if w2}}w2 set{{/if}}.'
+    check(await registry.assemble())
+    const unset = await registry.assemble()
+    unset.variables.w2 = undefined
+    unset.stability.w2 = undefined as never
+    check(unset)
+    const stable = await registry.assemble()
+    stable.stability.w2 = 'turn'
+    expect(compile(stable, { tokenizer: words }).sections.find((s) => s.name === 'w')?.stability).toBe('turn')
+    check(await registry.assemble())
+  })
+
+  it('a section referencing more keys than are watched is still checked key by key', async () => {
+    // Past the bound on watched keys a memo is never marked valid for an epoch: its keys are read.
+    const count = 1100
+    const registry = createPromptRegistry({ identity: 'You are the many-keys harness.' })
+    const values = new Map<string, string | undefined>()
+    for (let i = 0; i < count; i++) {
+      values.set(`many${i}`, undefined)
+      registry.variable(`many${i}`, () => values.get(`many${i}`))
+    }
+    let text = ''
+    for (let i = 0; i < count; i++) text += `{{#if many${i}}}${i} {{/if}}`
+    registry.section({ name: 'many', order: 10, text: `Keys: ${text}` })
+    const check = (assembly: PromptAssembly) =>
+      expect(summary(compile(assembly, { tokenizer: words }))).toEqual(reference(assembly, words))
+    check(await registry.assemble())
+    for (const i of [count - 1, 0, 700]) {
+      const assembly = await registry.assemble()
+      assembly.variables[`many${i}`] = 'set'
+      check(assembly)
+      check(await registry.assemble())
+    }
+  })
+
   it('property: any sequence of changes compiles as a compile from scratch would', async () => {
     const fragment = fc.constantFrom(
       'plain words',

@@ -35,7 +35,7 @@ export interface SectionMemo {
   /** The hash function `hash` was made with. */
   hashedBy: HashFunction | undefined
   hash: string
-  /** The {@link contentEpoch} whose variables were last found to give `values` (0: none yet). */
+  /** The {@link contentEpoch} whose variables were last found to give `values` (0: none yet, or keys not watched). */
   validIn: number
   /** The epoch, declared stability and effective stability last computed for this memo's keys. */
   stabilityIn: number
@@ -43,71 +43,89 @@ export interface SectionMemo {
   effective: AssembledSection['stability']
 }
 
-/** What one assembly's `variables` and `stability` held: own keys (in their order) and values. */
+/** What one assembly's `variables` and `stability` held at each {@link watched} key (the first `length` of them). */
 interface Snapshot {
   id: number
-  variableKeys: string[]
-  variableValues: unknown[]
-  stabilityKeys: string[]
-  stabilityValues: unknown[]
+  /** For watched key i: its value in `variables` at 2i, in `stability` at 2i + 1 (ABSENT when not an own key). */
+  values: unknown[]
 }
 
 // The last few distinct contents of `variables` and `stability`, newest last. A harness
-// recompiling with unchanged values finds its content here with one comparison per
-// variable, and every memo validated under that content is valid again without reading
+// recompiling with unchanged values finds its content here with two comparisons per
+// watched key, and every memo validated under that content is valid again without reading
 // its keys: a lookup per section instead of a few per key. A few are kept so that
 // assemblies of several registries (or scopes) interleaving do not evict each other.
 const snapshots: Snapshot[] = []
 const SNAPSHOTS = 4
 let nextEpoch = 1
 
-function sameContent(object: object, keys: readonly string[], values: readonly unknown[]): boolean {
-  const own = Object.getOwnPropertyNames(object)
-  if (own.length !== keys.length) return false
-  const record = object as Record<string, unknown>
-  for (let i = 0; i < own.length; i++) {
-    const key = own[i]!
-    if (key !== keys[i] || record[key] !== values[i]) return false
+// The content an epoch stands for is that of the watched keys: every key some memo validated
+// under an epoch references (a render reads only its memo's keys, a stability only those too).
+// Comparing them needs no key list of the assembly's objects (`Object.getOwnPropertyNames` of
+// two objects per compile, the larger cost), and a key nothing references cannot change a
+// result. A memo is marked valid under an epoch only once its keys are all watched; a
+// snapshot taken over fewer keys than are watched now is never matched again.
+// Bounded: a memo whose keys do not fit stays unwatched and is checked key by key.
+const watched: string[] = []
+const watchedSet = new Set<string>()
+const MAX_WATCHED = 1024
+
+/** Whether `keys` are all watched, watching any new ones when they fit. */
+function watch(keys: readonly string[]): boolean {
+  let fresh = 0
+  for (const key of keys) if (!watchedSet.has(key)) fresh++
+  if (fresh === 0) return true
+  if (watched.length + fresh > MAX_WATCHED) return false
+  for (const key of keys) {
+    if (watchedSet.has(key)) continue
+    watchedSet.add(key)
+    watched.push(key)
   }
   return true
 }
 
-function valuesOf(object: object, keys: readonly string[]): unknown[] {
-  const record = object as Record<string, unknown>
-  const values = new Array<unknown>(keys.length)
-  for (let i = 0; i < keys.length; i++) values[i] = record[keys[i]!]
-  return values
+function ownValue(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : ABSENT
 }
 
 /**
  * A number standing for the content of the assembly's `variables` and
- * `stability` (every own key, in order, and its value): equal numbers mean
- * equal content, so a memo checked against the values of one compile holds
- * for the next with the same number. Everything a render or a stability
- * reads of an assembly (`Object.hasOwn` and the value of a key) is in it.
+ * `stability` at every watched key (whether it is an own key, and its
+ * value): equal numbers mean equal content there, so a memo whose keys are
+ * watched, checked against the values of one compile, holds for the next
+ * with the same number. Everything a render or a stability reads of an
+ * assembly (`Object.hasOwn` and the value of a key) is in it.
  */
 export function contentEpoch(assembly: Pick<PromptAssembly, 'variables' | 'stability'>): number {
-  const { variables, stability } = assembly
+  const variables = assembly.variables as Record<string, unknown>
+  const stability = assembly.stability as Record<string, unknown>
+  const n = watched.length
   for (let r = snapshots.length - 1; r >= 0; r--) {
-    const s = snapshots[r]!
-    if (
-      sameContent(variables, s.variableKeys, s.variableValues) &&
-      sameContent(stability, s.stabilityKeys, s.stabilityValues)
-    )
-      return s.id
+    const { values } = snapshots[r]!
+    // A snapshot taken over fewer keys never matches (a key watched since could be anything).
+    if (values.length !== 2 * n) continue
+    let same = true
+    for (let i = 0; i < n && same; i++) {
+      const key = watched[i]!
+      same = ownValue(variables, key) === values[2 * i] && ownValue(stability, key) === values[2 * i + 1]
+    }
+    if (same) return snapshots[r]!.id
   }
-  const variableKeys = Object.getOwnPropertyNames(variables)
-  const stabilityKeys = Object.getOwnPropertyNames(stability)
-  const snapshot: Snapshot = {
-    id: nextEpoch++,
-    variableKeys,
-    variableValues: valuesOf(variables, variableKeys),
-    stabilityKeys,
-    stabilityValues: valuesOf(stability, stabilityKeys),
+  const values = new Array<unknown>(2 * n)
+  for (let i = 0; i < n; i++) {
+    const key = watched[i]!
+    values[2 * i] = ownValue(variables, key)
+    values[2 * i + 1] = ownValue(stability, key)
   }
+  const snapshot: Snapshot = { id: nextEpoch++, values }
   if (snapshots.length >= SNAPSHOTS) snapshots.shift()
   snapshots.push(snapshot)
   return snapshot.id
+}
+
+/** The epoch a memo with `keys` may be marked valid under: `epoch` when its keys are watched, else 0 (never matched). */
+export function epochFor(keys: readonly string[], epoch: number): number {
+  return epoch !== 0 && watch(keys) ? epoch : 0
 }
 
 // Rendered sections by source text. A render is a pure function of the
@@ -151,7 +169,7 @@ export function renderSection(
         same = memo.values[i] === renderedValue(assembly.variables, memo.keys[i]!)
       }
       if (same) {
-        memo.validIn = epoch
+        memo.validIn = epochFor(memo.keys, epoch)
         return memo
       }
     }
@@ -174,7 +192,7 @@ export function renderSection(
     tokens: 0,
     hashedBy: undefined,
     hash: '',
-    validIn: epoch,
+    validIn: epochFor(keys, epoch),
     stabilityIn: 0,
     declared: undefined,
     effective: 'static',

@@ -1,5 +1,5 @@
 import { compileTemplate, keyNamespace } from '../template/index.js'
-import { cloneJson } from './clone-json.js'
+import { cloneJson, copyJson, plainPrototype } from './clone-json.js'
 import { RegistryError } from './errors.js'
 import type { Layer } from './layer.js'
 import { restoreProtected } from './protect.js'
@@ -55,6 +55,8 @@ function namespacedKeys(section: AssembledSection, slot: SectionSlot | undefined
   return keys
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set()
+
 function collectTools(
   layers: readonly Layer[],
   ctx: AssembleContext,
@@ -65,12 +67,15 @@ function collectTools(
   // them into a map by name, where a later (scoped) provider's tool replaces an earlier one.
   const list: ToolSchema[] = []
   let byName: Map<string, ToolSchema> | undefined
-  const known = new Set<string>()
+  // Known names matter only to a configured toolOrder (a listed name no provider knows).
+  const known = toolOrder === undefined ? undefined : new Set<string>()
   for (const layer of layers) {
     for (const { provider } of layer.toolProviders) {
       const contribution = provider(ctx)
       checkToolContribution(contribution)
       const { schemas, knownNames } = contribution
+      // Read once per provider, after it ran (it is user code): see cloneJson.
+      const plain = plainPrototype()
       for (const tool of schemas) {
         if (tool.name === TOOL_ORDER_REST) {
           throw new RegistryError(
@@ -78,7 +83,7 @@ function collectTools(
             `a tool provider returned a tool named "${TOOL_ORDER_REST}"; that name is reserved for toolOrder`,
           )
         }
-        const copy = { ...tool, parameters: cloneJson(tool.parameters) }
+        const copy = { ...tool, parameters: copyJson(tool.parameters, plain) }
         if (byName === undefined) {
           const last = list[list.length - 1]
           if (last === undefined || last.name < tool.name) {
@@ -91,12 +96,11 @@ function collectTools(
         byName.delete(tool.name)
         byName.set(tool.name, copy)
       }
-      // Known names matter only to a configured toolOrder (a listed name no provider knows).
-      if (toolOrder !== undefined)
+      if (known !== undefined)
         for (const name of knownNames ?? schemas.map((tool) => tool.name)) known.add(name)
     }
   }
-  return orderTools(byName === undefined ? list : [...byName.values()], toolOrder, known)
+  return orderTools(byName === undefined ? list : [...byName.values()], toolOrder, known ?? NO_NAMES)
 }
 
 /**
@@ -161,8 +165,9 @@ function sortedByOrder(
  */
 export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext): Promise<PromptAssembly> {
   const { layers } = inputs
-  const protectedSections = new Set<string>()
-  const protectedTools = new Set<string>()
+  // Created only when a layer has protections (most assemblies have none: no sets to build).
+  let protectedSections: Set<string> | undefined
+  let protectedTools: Set<string> | undefined
   // A scoped section takes the place of the global one it shadows; without scoped sections the
   // global registrations are the list as they stand (no map rebuilt per assembly).
   const shadowing = layers.some((layer, i) => i > 0 && layer.sections.size > 0)
@@ -172,8 +177,14 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
   const stability: Record<string, Stability> = {}
   for (const layer of layers) {
     for (const p of layer.protections) {
-      for (const name of p.sections ?? []) protectedSections.add(name)
-      for (const name of p.tools ?? []) protectedTools.add(name)
+      for (const name of p.sections ?? []) {
+        protectedSections ??= new Set()
+        protectedSections.add(name)
+      }
+      for (const name of p.tools ?? []) {
+        protectedTools ??= new Set()
+        protectedTools.add(name)
+      }
     }
     if (sectionByName !== undefined)
       for (const [name, section] of layer.sections) sectionByName.set(name, section)
@@ -206,8 +217,8 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
   }
 
   const assembly: PromptAssembly = { sections, tools, variables, stability }
-  const canonicalSections = protectedSections.size > 0 ? cloneJson(sections) : undefined
-  const canonicalTools = protectedTools.size > 0 ? cloneJson(tools) : undefined
+  const canonicalSections = protectedSections === undefined ? undefined : cloneJson(sections)
+  const canonicalTools = protectedTools === undefined ? undefined : cloneJson(tools)
   const result =
     inputs.middleware.length === 0 ? assembly : await runWaterfall(inputs.middleware, assembly, ctx)
   if (canonicalSections === undefined && canonicalTools === undefined) return result
@@ -216,10 +227,10 @@ export async function assembleFrom(inputs: AssemblyInputs, ctx: AssembleContext)
     sections:
       canonicalSections === undefined
         ? result.sections
-        : restoreProtected(canonicalSections, result.sections, protectedSections),
+        : restoreProtected(canonicalSections, result.sections, protectedSections!),
     tools:
       canonicalTools === undefined
         ? result.tools
-        : restoreProtected(canonicalTools, result.tools, protectedTools),
+        : restoreProtected(canonicalTools, result.tools, protectedTools!),
   }
 }

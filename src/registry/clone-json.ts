@@ -7,7 +7,20 @@
 export function cloneJson<T>(value: T): T {
   // Read once per copy: while Object.prototype has no enumerable key, `for…in` over a plain
   // object reads exactly its own keys (no key array, and each value by its field index).
-  return copy(value, hasNoEnumerableKey(Object.prototype))
+  return copy(value, plainPrototype())
+}
+
+/**
+ * `cloneJson` for a caller copying many values at once: `plain` is
+ * {@link plainPrototype}, read once by the caller (no user code runs between).
+ */
+export function copyJson<T>(value: T, plain: boolean): T {
+  return copy(value, plain)
+}
+
+/** Whether `Object.prototype` has no enumerable key, so `for…in` over a plain object reads exactly its own keys. */
+export function plainPrototype(): boolean {
+  return hasNoEnumerableKey(Object.prototype)
 }
 
 function hasNoEnumerableKey(object: object): boolean {

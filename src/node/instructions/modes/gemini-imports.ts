@@ -104,7 +104,11 @@ export async function inlineGeminiImports(
         'warning',
         site,
       )
-      context.skip(full, 'outside-root', `imported by ${from} but outside ${root}, so it was not read`)
+      context.skip(
+        full,
+        'outside-root',
+        `imported by ${from}, but it lies outside ${root}, so it was not read`,
+      )
       out += `<!-- Import failed: ${ref.path} - Path traversal attempt -->`
       continue
     }
@@ -131,6 +135,12 @@ export async function inlineGeminiImports(
             : loaded === 'denied'
               ? 'on the deny-list of secret-bearing files'
               : 'not a readable text file'
+      const what =
+        loaded === 'outside-root'
+          ? 'resolves outside the root'
+          : loaded === 'missing'
+            ? 'does not exist'
+            : refusal.why
       context.report(
         loaded === 'outside-root'
           ? 'import-outside-root'
@@ -139,12 +149,18 @@ export async function inlineGeminiImports(
             : loaded === 'denied'
               ? 'import-denied'
               : 'unreadable',
-        `${from} imports ${ref.path}, which ${loaded === 'outside-root' ? 'resolves outside the root' : loaded === 'missing' ? 'does not exist' : refusal.why}; Gemini CLI leaves an "Import failed" comment.`,
+        `${from} imports ${ref.path}, which ${what}; Gemini CLI leaves an "Import failed" comment.`,
         full,
         'warning',
         site,
       )
-      context.skip(full, loaded, `imported by ${from} but ${why}`)
+      // `why` is Gemini CLI's own wording, for the comment it leaves in the text; the explanation
+      // speaks sysprompt's, as the other modes' imports do.
+      context.skip(
+        full,
+        loaded,
+        `imported by ${from}, but it ${what}${loaded === 'outside-root' ? ', so it was not read' : ''}`,
+      )
       out += `<!-- Import failed: ${ref.path} - ${why} -->`
       continue
     }

@@ -165,18 +165,26 @@ describe('gemini mode: imports', () => {
       ],
     ])
     expect(found.diagnostics.every((d) => d.site?.path === join(repo, 'GEMINI.md'))).toBe(true)
-    const code = async (file: string) =>
-      (await explainInstructions({ cwd: repo, home, mode: 'gemini', file })).code
-    expect(await code('link.md')).toBe('outside-root')
-    expect(await code('.env')).toBe('denied')
-    expect(await code('missing.md')).toBe('missing')
-    expect(await code('fifo.md')).toBe('unreadable')
-    expect(
-      await explainInstructions({ cwd: repo, home, mode: 'gemini', file: '../escape.md' }),
-    ).toMatchObject({
-      code: 'outside-root',
-      reason: `imported by GEMINI.md but outside ${repo}, so it was not read`,
-    })
+    const why = async (file: string) => {
+      const { code, reason } = await explainInstructions({ cwd: repo, home, mode: 'gemini', file })
+      return [code, reason]
+    }
+    // The explanation speaks sysprompt's words, as the other modes' imports do; Gemini CLI's own
+    // ("Path traversal attempt", "ENOENT: …") stay in the comment it leaves in the text.
+    expect(await why('link.md')).toEqual([
+      'outside-root',
+      'imported by GEMINI.md, but it resolves outside the root, so it was not read',
+    ])
+    expect(await why('.env')).toEqual(['denied', `imported by GEMINI.md, but it ${deny}`])
+    expect(await why('missing.md')).toEqual(['missing', 'imported by GEMINI.md, but it does not exist'])
+    expect(await why('fifo.md')).toEqual([
+      'unreadable',
+      'imported by GEMINI.md, but it is not a regular file (a directory, FIFO or device)',
+    ])
+    expect(await why('../escape.md')).toEqual([
+      'outside-root',
+      `imported by GEMINI.md, but it lies outside ${repo}, so it was not read`,
+    ])
   })
 
   it('inlines the top file a second time when a cycle leads back to it', async () => {
