@@ -87,7 +87,7 @@ const _keepTemplateClassesAlive = new CompiledTemplate(
   true,
   undefined,
   {
-    program: { texts: [], ops: [], args: [], at: [], ends: [] },
+    program: { texts: [], renders: 0, ops: [], args: [], at: [], ends: [] },
     variables: [],
     variableOffsets: [],
     problems: [],

@@ -37,9 +37,16 @@ export const OP_NEGATED = 4
 /** `ops[i] >> SLOT_SHIFT` is the key's index in the template's variables, whose values render resolves once. */
 export const SLOT_SHIFT = 3
 
-/** A compiled template's output parts and instructions (see the module comment). */
+/**
+ * A compiled template's output parts and instructions (see the module
+ * comment). `texts` and `renders` are the only fields that change, and only
+ * to make rendering cheaper: `renders` counts renders up to a threshold,
+ * where render swaps `texts` for copies of the same strings that V8 can copy
+ * faster (see `render.ts`). What a render returns never changes.
+ */
 export interface Program {
-  readonly texts: readonly string[]
+  texts: readonly string[]
+  renders: number
   readonly ops: readonly number[]
   readonly args: readonly number[]
   readonly at: readonly number[]

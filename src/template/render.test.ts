@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { compileTemplate, renderWithInsertions, TemplateError } from './index.js'
+import { HOT_RENDERS, narrowed } from './render.js'
 
 // The program lays the output out as parts (one per run of text, one per
 // insertion) and its instructions skip parts by range: these tests pin the
@@ -139,6 +140,44 @@ describe('renderWithInsertions: positions', () => {
           const t = compileTemplate(print(nodes), { strict: false })
           expect(renderWithInsertions(t, values)).toEqual(expected)
           expect(t.render(values)).toBe(expected.text)
+        },
+      ),
+      { numRuns: propertyRuns(300) },
+    )
+  })
+})
+
+describe('render: a template rendered often (its text parts narrowed)', () => {
+  // A character above U+00FF anywhere in the source makes every text part a
+  // two-byte slice; after HOT_RENDERS renders the parts without one are
+  // swapped for one-byte copies. Nothing a caller sees may change.
+  const source = 'a — {{x}} b{{#if y}} 😀 {{y}} c{{else}} d \ud800 e{{/if}} f é {{x}} g'
+
+  it('renders the same text, positions and errors before and after the threshold', () => {
+    const t = compileTemplate(source)
+    const withY = { x: 'X', y: 'Y—' }
+    const withoutY = { x: 'X', y: null }
+    const before = [t.render(withY), t.render(withoutY), renderWithInsertions(t, withY)]
+    expect(before[0]).toBe('a — X b 😀 Y— c f é X g')
+    expect(before[1]).toBe('a — X b d \ud800 e f é X g')
+    for (let i = 0; i < 2 * HOT_RENDERS; i++) {
+      expect(t.render(i % 2 === 0 ? withY : withoutY)).toBe(before[i % 2])
+    }
+    expect(renderWithInsertions(t, withY)).toEqual(before[2])
+    expect(() => t.render({ x: null, y: null })).toThrow(
+      expect.objectContaining({ code: 'valueless-variable', column: source.indexOf('{{x}}') + 1 }),
+    )
+  })
+
+  it('narrowing keeps every part equal to the original, whatever the characters (property)', () => {
+    const part = fc.string({ unit: 'binary', maxLength: 12 })
+    fc.assert(
+      fc.property(
+        fc.array(part, { maxLength: 8 }),
+        fc.string({ unit: 'binary', maxLength: 4 }),
+        (texts, rest) => {
+          const source = texts.join('') + rest
+          expect(narrowed(source, texts)).toEqual(texts)
         },
       ),
       { numRuns: propertyRuns(300) },
