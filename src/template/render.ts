@@ -121,12 +121,15 @@ function run(target: RenderTarget, values: TemplateValues): string[] {
 
 /**
  * Renders after which a template's text parts are narrowed (see
- * {@link narrowed}): a one-off cost of about as many renders, paid only by
- * templates rendered often enough to earn it back.
+ * {@link narrowed}). For the template benchmark's 25 KB source, narrowing
+ * took about as long as 30 renders, and saved about a sixth of a render on
+ * every render after it: it pays back after some 175 renders. Narrowing
+ * near that count bounds what it costs a template rendered only a little
+ * more often, and what a template rendered far more often loses by waiting.
  */
-export const HOT_RENDERS = 64
+export const HOT_RENDERS = 128
 
-/** A character V8 cannot hold in a one-byte string. */
+/** A character V8 cannot hold in a one-byte string (one class, no backtracking: linear). */
 const WIDE = /[^\0-\xff]/
 
 /**
@@ -134,9 +137,10 @@ const WIDE = /[^\0-\xff]/
  * one-byte strings, when the source has such a character anywhere. V8 holds
  * a string with any character above U+00FF two bytes a character, and a
  * slice of it (every text part is one) stays two-byte whatever it holds: the
- * join then copies twice the bytes for most of the output (measured: the
- * strict render of the template benchmark, whose source holds one such
- * character, ~1.3× as long with the slices as with one-byte copies). The
+ * join then reads twice the bytes for most of the output (measured on the
+ * template benchmark, whose source holds one such character: joining its
+ * rendered parts took ~1.35× as long with the slices as with one-byte
+ * copies, and its strict render ~1.2× as long). The
  * copies cost heap the size of their text, so only sources that need them
  * get them. A JSON round trip is the copy: V8's JSON parser makes a string
  * one-byte when its content allows, and the content is the same whatever
