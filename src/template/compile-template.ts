@@ -87,7 +87,15 @@ const _keepTemplateClassesAlive = new CompiledTemplate(
   true,
   undefined,
   {
-    program: { texts: [], renders: 0, ops: [], args: [], at: [], ends: [] },
+    program: {
+      texts: [],
+      renders: 0,
+      layout: { present: [], parts: [], places: [], slots: [] },
+      ops: [],
+      args: [],
+      at: [],
+      ends: [],
+    },
     variables: [],
     variableOffsets: [],
     problems: [],

@@ -178,7 +178,7 @@ function emit(source: string, buffer: TagBuffer): Program {
     }
   }
   if (source.length > textStart) texts.push(source.slice(textStart))
-  return { texts, renders: 0, ops, args, at, ends }
+  return { texts, renders: 0, layout: undefined, ops, args, at, ends }
 }
 
 /** Merges the four sorted problem lists, describing only the first `limit`. */

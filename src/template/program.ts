@@ -38,15 +38,35 @@ export const OP_NEGATED = 4
 export const SLOT_SHIFT = 3
 
 /**
+ * The output of one rendering path laid out again for speed (see
+ * `render.ts`): which path a render takes depends only on which of the
+ * template's keys have a value, so a layout made for one such pattern holds
+ * for every render with the same pattern. Its literal text is pre-joined
+ * between insertions, so a render fills and joins a few parts instead of
+ * one per literal run and blanked branch.
+ */
+export interface Layout {
+  /** For each key slot, whether its value was present when the layout was made. */
+  readonly present: readonly boolean[]
+  /** The output's parts on this path: pre-joined literal text, and `''` where an insertion goes. */
+  readonly parts: readonly string[]
+  /** The part each insertion on the path fills, in output order. */
+  readonly places: readonly number[]
+  /** The key slot whose value fills the part in {@link places} at the same index. */
+  readonly slots: readonly number[]
+}
+
+/**
  * A compiled template's output parts and instructions (see the module
- * comment). `texts` and `renders` are the only fields that change, and only
- * to make rendering cheaper: `renders` counts renders up to a threshold,
- * where render swaps `texts` for copies of the same strings that V8 can copy
- * faster (see `render.ts`). What a render returns never changes.
+ * comment). `renders` and `layout` are the only fields that change, and only
+ * to make rendering cheaper: `renders` counts the renders that found no
+ * matching layout, and at a threshold render makes a {@link Layout} for the
+ * values it has (see `render.ts`). What a render returns never changes.
  */
 export interface Program {
-  texts: readonly string[]
+  readonly texts: readonly string[]
   renders: number
+  layout: Layout | undefined
   readonly ops: readonly number[]
   readonly args: readonly number[]
   readonly at: readonly number[]

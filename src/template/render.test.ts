@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { compileTemplate, renderWithInsertions, TemplateError } from './index.js'
-import { HOT_RENDERS, narrowed } from './render.js'
+import { HOT_RENDERS, oneByte } from './render.js'
 
 // The program lays the output out as parts (one per run of text, one per
 // insertion) and its instructions skip parts by range: these tests pin the
@@ -147,39 +147,101 @@ describe('renderWithInsertions: positions', () => {
   })
 })
 
-describe('render: a template rendered often (its text parts narrowed)', () => {
-  // A character above U+00FF anywhere in the source makes every text part a
-  // two-byte slice; after HOT_RENDERS renders the parts without one are
-  // swapped for one-byte copies. Nothing a caller sees may change.
-  const source = 'a — {{x}} b{{#if y}} 😀 {{y}} c{{else}} d \ud800 e{{/if}} f é {{x}} g'
+describe('render: a template rendered often (from its layout)', () => {
+  // After HOT_RENDERS renders a template keeps a layout of the path its
+  // values took, and renders with the same pattern of present keys fill it.
+  // Nothing a caller sees may change: the text, the insertions, the errors,
+  // whichever pattern comes next. A character above U+00FF makes every
+  // literal part a two-byte slice, which the layout copies to one byte.
+  const source =
+    'a — {{x}} b{{#if y}} 😀 {{y}} c{{else}} d \ud800 e{{/if}} f é {{x}}{{x}} g{{#if !z}}{{y}}{{/if}}'
 
-  it('renders the same text, positions and errors before and after the threshold', () => {
-    const t = compileTemplate(source)
-    const withY = { x: 'X', y: 'Y—' }
-    const withoutY = { x: 'X', y: null }
+  it('renders the same text, positions and errors before, at and after the threshold', () => {
+    const t = compileTemplate(source, { strict: false })
+    const withY = { x: 'X', y: 'Y—', z: null }
+    const withoutY = { x: 'X', y: null, z: 'Z' }
     const before = [t.render(withY), t.render(withoutY), renderWithInsertions(t, withY)]
-    expect(before[0]).toBe('a — X b 😀 Y— c f é X g')
-    expect(before[1]).toBe('a — X b d \ud800 e f é X g')
-    for (let i = 0; i < 2 * HOT_RENDERS; i++) {
-      expect(t.render(i % 2 === 0 ? withY : withoutY)).toBe(before[i % 2])
+    expect(before[0]).toBe('a — X b 😀 Y— c f é XX gY—')
+    expect(before[1]).toBe('a — X b d \ud800 e f é XX g')
+    for (let i = 0; i < 3 * HOT_RENDERS; i++) {
+      expect(t.render(withY)).toBe(before[0])
+      if (i % 7 === 0) expect(t.render(withoutY)).toBe(before[1])
     }
+    // The same pattern with other values, empty ones included, fills the layout with them.
+    expect(t.render({ x: '', y: 'é', z: null })).toBe('a —  b 😀 é c f é  gé')
+    expect(t.render({ x: '1', y: '', z: undefined })).toBe('a — 1 b 😀  c f é 11 g')
     expect(renderWithInsertions(t, withY)).toEqual(before[2])
-    expect(() => t.render({ x: null, y: null })).toThrow(
+  })
+
+  it("a pattern other than the layout's renders by the program, errors included", () => {
+    const t = compileTemplate(source)
+    const values = { x: 'X', y: 'Y', z: 'Z' }
+    for (let i = 0; i < 2 * HOT_RENDERS; i++) t.render(values)
+    expect(t.render({ x: 'X', y: null, z: 'Z' })).toBe('a — X b d \ud800 e f é XX g')
+    expect(() => t.render({ x: null, y: 'Y', z: 'Z' })).toThrow(
       expect.objectContaining({ code: 'valueless-variable', column: source.indexOf('{{x}}') + 1 }),
+    )
+    expect(() => t.render({ x: 'X', y: 'Y' })).toThrow(expect.objectContaining({ code: 'unknown-variable' }))
+    expect(() => t.render({ x: 'X', y: 1 as unknown as string, z: 'Z' })).toThrow(TypeError)
+    expect(
+      t.render(
+        new Map([
+          ['x', 'M'],
+          ['y', 'N'],
+          ['z', 'O'],
+        ]),
+      ),
+    ).toBe('a — M b 😀 N c f é MM g')
+  })
+
+  it('a template whose pattern changes for good gets a layout for the new one', () => {
+    const t = compileTemplate('<{{#if a}}A{{a}}{{/if}}|{{#if b}}B{{b}}{{/if}}>')
+    for (let i = 0; i < HOT_RENDERS + 1; i++) expect(t.render({ a: `${i}`, b: null })).toBe(`<A${i}|>`)
+    for (let i = 0; i < 2 * HOT_RENDERS + 1; i++) {
+      expect(t.render({ a: null, b: `${i}` })).toBe(`<|B${i}>`)
+      expect(t.render({ a: null, b: null })).toBe('<|>')
+    }
+    for (let i = 0; i < 2 * HOT_RENDERS; i++) expect(t.render({ a: `${i}`, b: `${i}` })).toBe(`<A${i}|B${i}>`)
+  })
+
+  it('matches a reference evaluator on generated templates rendered past the threshold (property)', () => {
+    const keys = ['a', 'b', 'c'] as const
+    const node = fc.oneof(
+      fc.constantFrom('x', 'é', '—', ' ', ''),
+      fc.constantFrom(...keys).map((k) => `{{${k}}}`),
+      fc
+        .tuple(fc.constantFrom(...keys), fc.boolean(), fc.constantFrom('T', '{{a}}', '{{b}}{{c}}', '😀'))
+        .map(([k, negated, body]) => `{{#if ${negated ? '!' : ''}${k}}}${body}{{else}}E{{/if}}`),
+    )
+    const value = fc.oneof(fc.constantFrom(null, '', 'v', 'é', '\ud800'), fc.string({ maxLength: 3 }))
+    const valuesOf = fc.tuple(value, value, value).map(([a, b, c]) => ({ a, b, c }))
+    const reference = (src: string, values: Readonly<Record<string, string | null>>): string =>
+      src
+        .replace(/\{\{#if (!?)(\w)\}\}(.*?)\{\{else\}\}(.*?)\{\{\/if\}\}/g, (_, neg, k, yes, no) =>
+          (values[k] != null) !== (neg === '!') ? yes : no,
+        )
+        .replace(/\{\{(\w)\}\}/g, (_, k) => values[k] ?? '')
+    fc.assert(
+      fc.property(
+        fc.array(node, { maxLength: 8 }),
+        valuesOf,
+        fc.array(valuesOf, { maxLength: 6 }),
+        (nodes, hot, later) => {
+          const src = nodes.join('')
+          const t = compileTemplate(src, { strict: false })
+          for (let i = 0; i < HOT_RENDERS; i++) t.render(hot)
+          for (const values of [hot, ...later]) expect(t.render(values)).toBe(reference(src, values))
+        },
+      ),
+      { numRuns: propertyRuns(100) },
     )
   })
 
-  it('narrowing keeps every part equal to the original, whatever the characters (property)', () => {
-    const part = fc.string({ unit: 'binary', maxLength: 12 })
+  it('oneByte keeps every text equal, whatever the characters (property)', () => {
     fc.assert(
-      fc.property(
-        fc.array(part, { maxLength: 8 }),
-        fc.string({ unit: 'binary', maxLength: 4 }),
-        (texts, rest) => {
-          const source = texts.join('') + rest
-          expect(narrowed(source, texts)).toEqual(texts)
-        },
-      ),
+      fc.property(fc.string({ unit: 'binary', maxLength: 24 }), (text) => {
+        expect(oneByte(text)).toBe(text)
+      }),
       { numRuns: propertyRuns(300) },
     )
   })

@@ -1,5 +1,5 @@
 import { TemplateError } from './errors.js'
-import { OP_MASK, OP_NEGATED, Op, type Program, SLOT_SHIFT } from './program.js'
+import { type Layout, OP_MASK, OP_NEGATED, Op, type Program, SLOT_SHIFT } from './program.js'
 
 /** The values a template renders with: a string is present, `null`/`undefined`/missing is absent. */
 export type TemplateValues =
@@ -44,9 +44,29 @@ function isMapLike(values: TemplateValues): values is ReadonlyMap<string, string
  * check the type of every referenced value; strict mode also checks that
  * every referenced key is known (so a typo in a branch not taken still
  * fails), then fails on an insertion whose value is absent.
+ *
+ * A template rendered often takes a shorter way: after {@link HOT_RENDERS}
+ * renders it keeps a {@link Layout} of the path its values took, and a
+ * render whose values are present and absent in the same pattern (the path
+ * depends on nothing else) fills that layout's few parts instead.
  */
 export function render(target: RenderTarget, values: TemplateValues): string {
-  return run(target, values).join('')
+  const resolved = resolve(target, values)
+  const { program } = target
+  const layout = program.layout
+  if (layout !== undefined && samePattern(layout.present, resolved)) {
+    const parts = layout.parts.slice()
+    const { places, slots } = layout
+    for (let j = 0; j < places.length; j++) parts[places[j]!] = resolved[slots[j]!]!
+    return parts.join('')
+  }
+  const hot = program.renders + 1 >= HOT_RENDERS
+  const taken: number[] | undefined = hot ? [] : undefined
+  const parts = run(target, resolved, taken)
+  // Counted once the render has succeeded: a layout is made from a path that renders.
+  program.renders = hot ? 0 : program.renders + 1
+  if (taken !== undefined) program.layout = layoutOf(resolved, parts, taken)
+  return parts.join('')
 }
 
 /** Where one inserted value landed in a rendered text (string indices, `end` exclusive). */
@@ -65,7 +85,7 @@ export function renderTracked(
   target: RenderTarget,
   values: TemplateValues,
 ): { text: string; insertions: Insertion[] } {
-  const parts = run(target, values)
+  const parts = run(target, resolve(target, values))
   const { ops, at } = target.program
   const insertions: Insertion[] = []
   // Insertions' parts come in output order; `offset` is where part `p` starts.
@@ -84,19 +104,22 @@ export function renderTracked(
   return { text: parts.join(''), insertions }
 }
 
-/** Runs the program into its output parts (a copy of the program's `texts`, filled). */
-function run(target: RenderTarget, values: TemplateValues): string[] {
+/** The value of every referenced key, by slot (see {@link resolveRecord}). */
+function resolve(target: RenderTarget, values: TemplateValues): (string | undefined)[] {
   if (values === null || typeof values !== 'object') {
     throw new TypeError('template values must be a Map or a plain object')
   }
+  return isMapLike(values) ? resolveMap(target, values) : resolveRecord(target, values)
+}
+
+/**
+ * Runs the program into its output parts (a copy of the program's `texts`,
+ * filled). With `taken`, records each part it fills, then that part's key
+ * slot, in output order.
+ */
+function run(target: RenderTarget, resolved: readonly (string | undefined)[], taken?: number[]): string[] {
   const { program, strict } = target
   const { ops, args, at, ends } = program
-  // Each referenced key is looked up once, into a slot the program indexes:
-  // type-checked whichever branches run, and known-checked in strict mode.
-  const resolved = isMapLike(values) ? resolveMap(target, values) : resolveRecord(target, values)
-  if (program.renders < HOT_RENDERS && ++program.renders === HOT_RENDERS) {
-    program.texts = narrowed(target.source, program.texts)
-  }
   const parts = program.texts.slice()
   const n = ops.length
   let i = 0
@@ -105,8 +128,10 @@ function run(target: RenderTarget, values: TemplateValues): string[] {
     const op = word & MASK
     if (op === INSERT) {
       const value = resolved[word >> SHIFT]
-      if (value !== undefined) parts[at[i]!] = value
-      else if (strict) throw valueless(target, word >> SHIFT, args[i]!)
+      if (value !== undefined) {
+        parts[at[i]!] = value
+        taken?.push(at[i]!, word >> SHIFT)
+      } else if (strict) throw valueless(target, word >> SHIFT, args[i]!)
       i++
     } else if (op === IF && (resolved[word >> SHIFT] !== undefined) !== ((word & NEGATED) !== 0)) {
       i++
@@ -120,38 +145,73 @@ function run(target: RenderTarget, values: TemplateValues): string[] {
 }
 
 /**
- * Renders after which a template's text parts are narrowed (see
- * {@link narrowed}). For the template benchmark's 25 KB source, narrowing
- * took about as long as 30 renders, and saved about a sixth of a render on
- * every render after it: it pays back after some 175 renders. Narrowing
- * near that count bounds what it costs a template rendered only a little
- * more often, and what a template rendered far more often loses by waiting.
+ * Renders without a matching layout after which a template gets one for the
+ * values of the render that reached the count. Making a layout costs about
+ * one render (a join of its literal text, and a copy of each joined run to
+ * make it one-byte); it keeps the path's literal text alive, about the size
+ * of the output. On the template benchmark's 25 KB template the layout has
+ * 77 parts where the program has 114, and the strict render from it took
+ * 1.05× the floor of joining the output's pieces where the program took
+ * 1.25×: it pays back within a few renders. The count bounds what a
+ * template rendered only a few times pays in memory, and how often one
+ * rendered with ever-changing patterns of present keys makes a new layout
+ * (once per 128 renders: under 1 % of the time).
  */
 export const HOT_RENDERS = 128
+
+function samePattern(present: readonly boolean[], resolved: readonly (string | undefined)[]): boolean {
+  for (let i = 0; i < present.length; i++) if ((resolved[i] !== undefined) !== present[i]) return false
+  return true
+}
+
+/**
+ * The {@link Layout} of the path a render took: its filled `parts` with the
+ * literal text between insertions joined, each joined run made one-byte
+ * where its characters allow ({@link oneByte}).
+ */
+function layoutOf(
+  resolved: readonly (string | undefined)[],
+  filled: readonly string[],
+  taken: readonly number[],
+): Layout {
+  const parts: string[] = []
+  const places: number[] = []
+  const slots: number[] = []
+  let from = 0
+  const literal = (to: number): void => {
+    const text = filled.slice(from, to).join('')
+    if (text.length > 0) parts.push(oneByte(text))
+  }
+  // `taken` holds the parts filled in output order, each with its key slot.
+  for (let k = 0; k < taken.length; k += 2) {
+    const place = taken[k]!
+    literal(place)
+    places.push(parts.length)
+    slots.push(taken[k + 1]!)
+    parts.push('')
+    from = place + 1
+  }
+  literal(filled.length)
+  return { present: resolved.map((value) => value !== undefined), parts, places, slots }
+}
 
 /** A character V8 cannot hold in a one-byte string (one class, no backtracking: linear). */
 const WIDE = /[^\0-\xff]/
 
 /**
- * The text parts, those without a character above U+00FF copied into
- * one-byte strings, when the source has such a character anywhere. V8 holds
- * a string with any character above U+00FF two bytes a character, and a
- * slice of it (every text part is one) stays two-byte whatever it holds: the
- * join then reads twice the bytes for most of the output (measured on the
- * template benchmark, whose source holds one such character: joining its
- * rendered parts took ~1.35× as long with the slices as with one-byte
- * copies, and its strict render ~1.2× as long). The
- * copies cost heap the size of their text, so only sources that need them
- * get them. A JSON round trip is the copy: V8's JSON parser makes a string
- * one-byte when its content allows, and the content is the same whatever
- * the engine does with it.
+ * `text`, copied into a one-byte string when none of its characters is above
+ * U+00FF. V8 holds a string with any character above U+00FF two bytes a
+ * character, and a slice of it (every literal part is one) or a join of
+ * such slices stays two-byte whatever it holds: the join of a render then
+ * reads twice the bytes for most of the output (measured on the template
+ * benchmark, whose source holds one such character: joining its rendered
+ * parts took ~1.35× as long with two-byte parts as with one-byte copies). A
+ * JSON round trip is the copy: V8's JSON parser makes a string one-byte when
+ * its content allows, and the content is the same whatever the engine does
+ * with it.
  */
-export function narrowed(source: string, texts: readonly string[]): readonly string[] {
-  if (!WIDE.test(source)) return texts
-  // Built by push, as `emit` builds the original: a packed array.
-  const copies: string[] = []
-  for (const text of texts) copies.push(WIDE.test(text) ? text : (JSON.parse(JSON.stringify(text)) as string))
-  return copies
+export function oneByte(text: string): string {
+  return WIDE.test(text) ? text : (JSON.parse(JSON.stringify(text)) as string)
 }
 
 /**
