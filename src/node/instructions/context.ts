@@ -163,12 +163,22 @@ async function real(fs: FileSystemAdapter, path: string): Promise<string> {
   return fs.realpath(absolute).catch(() => absolute)
 }
 
+/**
+ * The user's home directory: `$HOME` as this thread sees it, else the
+ * operating system's answer. `os.homedir()` reads `HOME` from the process's
+ * own environment, which a worker thread's `process.env` (a copy) does not
+ * change; reading the variable here keeps the two views the same.
+ */
+function userHome(): string {
+  return process.env.HOME || homedir()
+}
+
 /** Resolves the options into a context: real paths, the root, the defaults. */
 export async function createContext(options: DiscoverInstructionsOptions): Promise<DiscoveryContext> {
   const fs = options.fs ?? nodeAdapters().fs
   const cwd = await real(fs, options.cwd)
   const fsRoot = options.fsRoot === undefined ? parse(cwd).root : await real(fs, options.fsRoot)
-  const home = await real(fs, options.home ?? homedir())
+  const home = await real(fs, options.home ?? userHome())
   const diagnostics: InstructionDiagnostic[] = []
   let gitRoot = options.root === undefined ? null : await real(fs, options.root)
   if (gitRoot !== null && !isInside(gitRoot, cwd)) {
