@@ -12,6 +12,8 @@ describe('normalizeModel: only the decorations at either end', () => {
     ['gateway/anthropic/claude-sonnet-4-5', 'claude-sonnet-4-5'],
     ['anthropic.claude-3-haiku-20240307-v1:0', 'claude-3-haiku'],
     ['apac.anthropic.claude-sonnet-4-20250514-v1:0', 'claude-sonnet-4'],
+    ['global.anthropic.claude-sonnet-4-5-20250929-v1:0', 'claude-sonnet-4-5'],
+    ['us-gov.anthropic.claude-3-haiku-20240307-v1:0', 'claude-3-haiku'],
     ['claude-3-haiku-v1', 'claude-3-haiku'],
     ['claude-3-haiku-v10:0', 'claude-3-haiku'],
     ['claude-3-haiku-v1:10', 'claude-3-haiku'],
@@ -27,6 +29,14 @@ describe('normalizeModel: only the decorations at either end', () => {
     ['claude-latest-preview', 'claude-latest-preview'],
   ])('%j stays %j: the same words inside an id are part of its name', (model, id) => {
     expect(normalizeModel(model)).toBe(id)
+  })
+
+  it("reads Bedrock's global inference profile as the model it serves", () => {
+    expect(cacheMinimum('anthropic', 'global.anthropic.claude-sonnet-4-5-20250929-v1:0')).toEqual({
+      minTokens: 1024,
+      source: 'table',
+      pattern: 'claude-sonnet-4-5',
+    })
   })
 
   it('gives the Vertex spelling of a 1024-token model its own minimum', () => {
