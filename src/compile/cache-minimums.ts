@@ -51,7 +51,8 @@ export interface ResolvedMinimum {
 
 /**
  * Strips what varies around a model family's name: a vendor path
- * (`models/`, `anthropic/`), a Bedrock prefix (`us.anthropic.`) and version
+ * (`models/`, `anthropic/`), a Bedrock prefix (`us.anthropic.`,
+ * `global.anthropic.`, `us-gov.anthropic.`) and version
  * suffix (`-v1:0`), a Vertex `@date`, a `-20250514` date and `-latest`.
  * Anthropic versions written with a dot (`claude-sonnet-4.5`, as some
  * gateways spell them) become the API's hyphen form.
@@ -61,7 +62,7 @@ export function normalizeModel(model: string, provider?: CacheProvider): string 
     .trim()
     .toLowerCase()
     .replace(/^.*\//, '')
-    .replace(/^(?:[a-z]{2,4}\.)?anthropic\./, '')
+    .replace(/^(?:[a-z-]+\.)?anthropic\./, '')
     .replace(/-v\d+(?::\d+)?$/, '')
     .replace(/@.*$/, '')
     .replace(/-(?:\d{8}|latest)$/, '')
