@@ -1,6 +1,7 @@
 import fc from 'fast-check'
+import { countTokens as libraryO200k } from 'gpt-tokenizer/encoding/o200k_base'
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { type BpeEncoding, SPLIT_LENGTH, splitCount } from './split-count.js'
 
@@ -171,5 +172,74 @@ describe('splitCount', () => {
     expect(() => splitCount(encoding, text)).toThrow('adapter failed')
     splitCount(encoding, text)
     expect(calls).toEqual(expectedCalls(O200K_TOKEN_SPLIT_REGEX, text))
+  })
+
+  it('pre-tokenizes no text that cannot hold a long pre-token: none of at most the split length, none without a long run', () => {
+    // The text is scanned for pre-tokens only when it may hold one longer than SPLIT_LENGTH
+    // (a run of half that of non-space characters, or of spaces and slashes); the scan is
+    // observed through the encoding's pre-tokenizer, which a fresh encoding reads on first use.
+    const short = [
+      'x'.repeat(SPLIT_LENGTH),
+      'x'.repeat(SPLIT_LENGTH - 28),
+      `${'ab '.repeat(100)}.`,
+      `${'word '.repeat(30)}${'x'.repeat(SPLIT_LENGTH / 2 - 1)}`,
+      `${'x'.repeat(SPLIT_LENGTH / 2 - 1)} ${'word '.repeat(30)}`,
+      `a${' '.repeat(SPLIT_LENGTH / 2 - 1)}b${'\n'.repeat(SPLIT_LENGTH / 2 - 1)}c${' /'.repeat(20)}.`,
+      `a${'\u3000'.repeat(SPLIT_LENGTH / 2 - 1)}b${'\u2028'.repeat(SPLIT_LENGTH / 2 - 1)}c${'\u00a0x'.repeat(40)}`,
+    ]
+    for (const [, regex] of ENCODINGS) {
+      for (const text of short) {
+        let reads = 0
+        const { encoding, calls } = spyEncoding(regex)
+        Object.defineProperty(encoding, 'splitRegex', {
+          get: () => {
+            reads++
+            return regex
+          },
+        })
+        expect(splitCount(encoding, text)).toBe(fakeCount(text))
+        expect(calls).toEqual([text])
+        expect(reads, JSON.stringify(text.slice(0, 40))).toBe(0)
+      }
+    }
+  })
+
+  it("reads an encoding's pre-tokenizer once, however many texts it cuts", () => {
+    let reads = 0
+    const { encoding, calls } = spyEncoding(O200K_TOKEN_SPLIT_REGEX)
+    Object.defineProperty(encoding, 'splitRegex', {
+      get: () => {
+        reads++
+        return O200K_TOKEN_SPLIT_REGEX
+      },
+    })
+    for (const text of [`a ${'-'.repeat(300)} b`, '-'.repeat(200), `${'x'.repeat(150)} y`]) {
+      calls.length = 0
+      splitCount(encoding, text)
+      expect(calls).toEqual(expectedCalls(O200K_TOKEN_SPLIT_REGEX, text))
+    }
+    expect(reads).toBe(1)
+  })
+
+  it('steps past an empty match of a pre-tokenizer that can match nothing', () => {
+    // The encodings' patterns always consume; any other may not, and the scan must still end.
+    for (const regex of [/x*/gu, /y{200}|x*/gu, /(?:)/gu]) {
+      for (const text of ['y'.repeat(300), `${'y'.repeat(250)} z ${'y'.repeat(90)}`]) check(regex, text)
+    }
+  })
+
+  it('counts special-token text as text, whole or cut', async () => {
+    // Loaded afresh: the options every count passes are made when the module loads.
+    vi.resetModules()
+    const fresh = await import('./split-count.js')
+    const { O200K_TOKEN_SPLIT_REGEX: regex } = await import('gpt-tokenizer/encodingParams/constants')
+    const encoding: BpeEncoding = { countTokens: libraryO200k, splitRegex: regex }
+    const asText = { disallowedSpecial: new Set<string>() }
+    const special = '<|endoftext|> and <|im_start|>'
+    expect(fresh.splitCount(encoding, special)).toBe(libraryO200k(special, asText))
+    const long = `${special} ${'-'.repeat(300)} ${special}`
+    expect(fresh.splitCount(encoding, long)).toBe(
+      expectedCalls(regex, long).reduce((n, call) => n + libraryO200k(call, asText), 0),
+    )
   })
 })

@@ -42,6 +42,7 @@ class Parameters {
 function shapes(): ToolSchema[] {
   const bare = Object.create(null) as Record<string, unknown>
   bare.type = 'object'
+  // biome-ignore lint/suspicious/noProto: on a null-prototype object `__proto__` is a key like any other, and must be hashed as one
   bare.__proto__ = 'a key like any other'
   bare.properties = { path: { type: 'string' } }
   return [
@@ -241,6 +242,36 @@ describe('hashTools memos', () => {
     }
   })
 
+  it('hashes a tool whose name is not a string by its canonical JSON, each time', () => {
+    const { hash } = countingHash()
+    for (const name of [42, undefined, null, { first: 'x' }]) {
+      const odd = () => ({ name, parameters: { type: 'object' } }) as unknown as ToolSchema
+      expect(hashTools([odd()], hash).tools[0]!.hash).toBe(expected(odd()))
+      expect(hashTools([odd(), odd()], hash).tools.map((t) => t.hash)).toEqual([
+        expected(odd()),
+        expected(odd()),
+      ])
+    }
+  })
+
+  it('lets go of the records of positions past the end of a shorter list', () => {
+    // A record keeps its schema's data alive: once the list is shorter, only the memo by name
+    // (bounded) may still hold it, and past that bound the schema is hashed anew.
+    const { hash, hashed, forget } = countingHash()
+    const a = (): ToolSchema => ({ name: 'a', parameters: { a: 1 } })
+    const b = (): ToolSchema => ({ name: 'b', parameters: { b: 1 } })
+    hashTools([a(), b()], hash)
+    hashTools([a()], hash)
+    // More names than the memo by name holds push b out of it.
+    for (let i = 0; i < 2100; i++) hashTools([{ name: `other ${i}`, parameters: {} }], hash)
+    forget()
+    expect(hashTools([a(), b()], hash).tools.map((t) => t.hash)).toEqual([expected(a()), expected(b())])
+    expect(hashed.filter((text) => !text.startsWith('[{"hash"'))).toEqual([
+      canonicalJson(a()),
+      canonicalJson(b()),
+    ])
+  })
+
   it('reads only own keys of an object whose prototype has enumerable keys', () => {
     const { hash, hashed, forget } = countingHash()
     const inherited = (): ToolSchema => {
@@ -294,6 +325,21 @@ describe('hashTools list memos', () => {
     // The newest eight are found without a key; the older ones by their key; none is hashed again.
     for (let i = lists.length - 1; i >= 0; i--) expect(hashTools(lists[i]!, hash).toolsHash).toBe(digests[i])
     expect(hashed).toEqual([])
+  })
+
+  it('tells apart lists whose tools have the same hashes but other names (a hash function that collides)', () => {
+    // Only the list text is hashed truly: every tool gets the same hash.
+    const hash: HashFunction = (text) => (text.startsWith('[') ? sha256(text) : 'same')
+    const named = (name: string): ToolSchema[] => [{ name, parameters: {} }]
+    const lists = [named('ab'), named('cd'), named('ab')]
+    const digests = lists.map((list) => hashTools(list, hash))
+    for (const [i, { tools, toolsHash }] of digests.entries()) {
+      expect(tools[0]!.hash).toBe('sha256:same')
+      expect(toolsHash).toBe(
+        `sha256:${sha256(canonicalJson([{ name: lists[i]![0]!.name, hash: 'sha256:same' }]))}`,
+      )
+    }
+    expect(digests[1]!.toolsHash).not.toBe(digests[0]!.toolsHash)
   })
 
   it('tells apart lists whose names and hashes join to the same text', () => {
