@@ -318,7 +318,13 @@ describe('applyBudget: edges', () => {
 
   it('counts a section shrunk for the same budget again from its memo, running the tokenizer no more', () => {
     let calls = 0
-    const counting: Tokenizer = { name: 'counting-memo', count: (text) => (calls++, text.length) }
+    const counting: Tokenizer = {
+      name: 'counting-memo',
+      count: (text) => {
+        calls++
+        return text.length
+      },
+    }
     const text = lines('m', 40)
     const run = () => applyBudget([{ name: 'm', text, tokens: text.length, priority: 1 }], 200, counting, 0)
     const first = run()
