@@ -239,3 +239,98 @@ function spanOf(c: CompiledPrompt, name: string): [number, number] {
   const s = c.sections.find((x) => x.name === name)!
   return [s.start, s.end]
 }
+
+describe('applyBudget: edges', () => {
+  /** The characters a cut reports for `text`, when the whole section is reduced to its marker. */
+  const removedOf = (text: string): number => {
+    const padded = `${text}${'x'.repeat(200)}`
+    const result = applyBudget(
+      [{ name: 's', text: padded, tokens: padded.length, priority: 1 }],
+      100,
+      chars,
+      0,
+    )
+    expect(result.cuts).toHaveLength(1)
+    expect(result.cuts[0]!.dropped).toBe(true)
+    return result.cuts[0]!.removedChars - 200
+  }
+
+  it('counts a surrogate pair as one character and a lone surrogate as one, at every edge of the ranges', () => {
+    const texts = [
+      '\ud800\udc00',
+      '\udbff\udfff',
+      '\ud800\udfff',
+      '\udbff\udc00',
+      '\ud7ff\udc00',
+      '\ue000\udc00',
+      'a\udc00',
+      '\udc00\udc00',
+      '\ud800\udbff',
+      '\ud800\ue000',
+      '\ud800a',
+      '\ud800\ud800\udc00',
+      'ab😀c',
+    ]
+    for (const text of texts) expect([text, removedOf(text)]).toEqual([text, [...text].length])
+  })
+
+  it('keeps the first line when it alone fits beside the marker', () => {
+    const text = `first line\n${'x'.repeat(300)}`
+    const marker = budgetMarker('s', 300)
+    const result = applyBudget(
+      [{ name: 's', text, tokens: text.length, priority: 1 }],
+      'first line\n'.length + marker.length,
+      chars,
+      0,
+    )
+    expect(result.texts).toEqual([`first line\n${marker}`])
+    expect(result.cuts).toEqual([{ section: 's', removedChars: 300, dropped: false }])
+  })
+
+  it('leaves a section alone when its marker costs exactly as much as its text, and cuts the next one', () => {
+    let length = 1
+    while (budgetMarker('a', length).length !== length) length++
+    const a = 'a'.repeat(length)
+    const b = lines('b', 20)
+    const result = applyBudget(
+      [
+        { name: 'a', text: a, tokens: a.length, priority: 1 },
+        { name: 'b', text: b, tokens: b.length, priority: 2 },
+      ],
+      a.length + b.length - 50,
+      chars,
+      0,
+    )
+    expect(result.texts[0]).toBe(a)
+    expect(result.cuts.map((c) => c.section)).toEqual(['b'])
+  })
+
+  it('says "none" when every section has a priority and their markers still do not fit', () => {
+    const text = lines('c', 20)
+    const error = compileError(() =>
+      applyBudget([{ name: 'c', text, tokens: text.length, priority: 1 }], 5, chars, 0),
+    )
+    expect(error.code).toBe('budget-impossible')
+    expect(error.message).toMatch(
+      /the sections without a priority need 0 tokens \(none\) and the cut sections/,
+    )
+  })
+
+  it('counts a section shrunk for the same budget again from its memo, running the tokenizer no more', () => {
+    let calls = 0
+    const counting: Tokenizer = {
+      name: 'counting-memo',
+      count: (text) => {
+        calls++
+        return text.length
+      },
+    }
+    const text = lines('m', 40)
+    const run = () => applyBudget([{ name: 'm', text, tokens: text.length, priority: 1 }], 200, counting, 0)
+    const first = run()
+    const after = calls
+    expect(after).toBeGreaterThan(0)
+    expect(run()).toEqual(first)
+    expect(calls).toBe(after)
+  })
+})

@@ -66,3 +66,71 @@ describe('session prompts: error messages', () => {
     )
   })
 })
+
+describe('session prompts: the store operation a failure names', () => {
+  /** A memory store whose methods in `broken` fail like a lost connection; `texts` is what the build renders. */
+  function brokenStore() {
+    const broken = new Set<string>()
+    const inner = memoryStore()
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver)
+        if (typeof value !== 'function') return value
+        return (...args: unknown[]) => {
+          if (broken.has(String(key))) return Promise.reject(new Error('connection reset'))
+          return value.apply(target, args)
+        }
+      },
+    })
+    const texts = { identity: 'You are a careful coding agent.' }
+    const sessions = createSessionPrompts({
+      build: async () => promptOf([{ name: 'identity', text: texts.identity }]),
+      store,
+    })
+    return { sessions, broken, texts }
+  }
+
+  const failed = (operation: string) =>
+    `store.${operation} session "s": the store failed (connection reset); check that it is reachable and writable, then retry [failed]`
+  const opts = { provider: 'openai', model: 'gpt-4.1' } as const
+
+  it('reading the session, appending a version, listing history and usage', async () => {
+    const { sessions, broken, texts } = brokenStore()
+    broken.add('getSession')
+    expect((await rejection(sessions.construct('s', null))).message).toBe(failed('getSession'))
+    broken.clear()
+    await sessions.construct('s', null)
+    texts.identity = 'You are a terse coding agent.'
+    broken.add('appendVersion')
+    expect((await rejection(sessions.recompile('s', null, 'fragment-reload'))).message).toBe(
+      failed('appendVersion'),
+    )
+    broken.clear()
+    broken.add('history')
+    expect((await rejection(sessions.history('s'))).message).toBe(failed('history'))
+    broken.clear()
+    broken.add('usage')
+    expect((await rejection(sessions.usage('s'))).message).toBe(failed('usage'))
+  })
+
+  it('recording usage: the earlier calls, the version sent, the previous prompt and the write', async () => {
+    const { sessions, broken, texts } = brokenStore()
+    const v1 = await sessions.construct('s', null)
+    broken.add('usage')
+    expect((await rejection(sessions.recordUsage('s', {}, opts))).message).toBe(failed('usage'))
+    broken.clear()
+    broken.add('recordUsage')
+    expect((await rejection(sessions.recordUsage('s', {}, opts))).message).toBe(failed('recordUsage'))
+    broken.clear()
+    await sessions.recordUsage('s', {}, opts)
+    texts.identity = 'You are a terse coding agent.'
+    await sessions.recompile('s', null, 'fragment-reload')
+    broken.add('history')
+    // A report of an earlier version looks it up in the history…
+    expect((await rejection(sessions.recordUsage('s', {}, { ...opts, hash: v1.hash }))).message).toBe(
+      failed('history'),
+    )
+    // …and so does the first report of a new version, for the prompt the previous call sent.
+    expect((await rejection(sessions.recordUsage('s', {}, opts))).message).toBe(failed('history'))
+  })
+})

@@ -28,6 +28,34 @@ function counted() {
 
 const fixedClock = (iso: string) => () => new Date(iso)
 
+/** A promise the test settles by hand, and one that says when a build reached it. */
+function gate() {
+  let open!: () => void
+  let arrive!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  const reached = new Promise<void>((resolve) => (arrive = resolve))
+  return { open, arrive, opened, reached }
+}
+
+/** `counted().build`, except that a build for a model with a gate waits until it opens; `calls` lists the builds started. */
+function gated(gates: Record<string, ReturnType<typeof gate>>) {
+  const inner = counted()
+  const calls: Ctx[] = []
+  const build = async (c: Ctx): Promise<CompiledPrompt> => {
+    calls.push(c)
+    const g = gates[c.model]
+    if (g !== undefined) {
+      g.arrive()
+      await g.opened
+    }
+    return inner.build(c)
+  }
+  return { build, calls }
+}
+
+/** Every pending promise callback has run: the memory store answers within microtasks. */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /** Counts calls per store method: the store is an injected adapter. */
 function countingStore(inner: PromptStore) {
   const counts: Record<string, number> = {}
@@ -183,6 +211,87 @@ describe('createSessionPrompts', () => {
     expect(history.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
   })
 
+  it('a recompile queued behind another still waits for it after the first one is done', async () => {
+    const gates = { b: gate() }
+    const { build, calls } = gated(gates)
+    const sessions = createSessionPrompts({ build })
+    await sessions.construct('s1', ctx('m0'))
+    const first = sessions.recompile('s1', ctx('a'), 'model-change')
+    const second = sessions.recompile('s1', ctx('b'), 'autonomy-change')
+    await first
+    await gates.b.reached
+    const third = sessions.recompile('s1', ctx('c'), 'compaction')
+    await settled()
+    expect(calls.map((c) => c.model)).toEqual(['m0', 'a', 'b'])
+    gates.b.open()
+    await Promise.all([second, third])
+    const history = await sessions.history('s1')
+    expect(history.map((v) => [v.version, v.reason])).toEqual([
+      [1, 'construct'],
+      [2, 'model-change'],
+      [3, 'autonomy-change'],
+      [4, 'compaction'],
+    ])
+  })
+
+  it('construct serves the current prompt at once while a recompile of the session is under way', async () => {
+    const gates = { b: gate() }
+    const sessions = createSessionPrompts({ build: gated(gates).build })
+    const original = await sessions.construct('s1', ctx('a'))
+    const recompiled = sessions.recompile('s1', ctx('b'), 'model-change')
+    await gates.b.reached
+    const during = sessions.construct('s1', ctx('c'))
+    gates.b.open()
+    expect(await during).toEqual(original)
+    expect((await recompiled).compiled.text).toContain('Model: b')
+  })
+
+  it('keeps cacheSize sessions in memory and reads the others from the store again', async () => {
+    const { store, counts } = countingStore(memoryStore())
+    const sessions = createSessionPrompts({ build: counted().build, store, cacheSize: 1 })
+    await sessions.construct('s1', ctx('a'))
+    await sessions.construct('s2', ctx('b'))
+    const reads = counts.getSession
+    expect((await sessions.get('s2'))?.text).toContain('Model: b')
+    expect(counts.getSession).toBe(reads)
+    expect((await sessions.get('s1'))?.text).toContain('Model: a')
+    expect(counts.getSession).toBe(reads! + 1)
+  })
+
+  it('recompile of a session another process created meanwhile with other bytes replaces its version', async () => {
+    const inner = memoryStore()
+    let raced = false
+    const store: PromptStore = {
+      ...inner,
+      getSession: async (id) => {
+        if (raced) return inner.getSession(id)
+        // Our read finds nothing; the other process creates the session right after.
+        raced = true
+        const other = await counted().build(ctx('model-x'))
+        await inner.createSession(id, {
+          version: 1,
+          hash: other.hash,
+          tokens: other.tokens,
+          reason: 'construct',
+          at: '2025-03-01T08:00:00.000Z',
+          compiled: other,
+        })
+        return undefined
+      },
+    }
+    const sessions = createSessionPrompts({ build: counted().build, store })
+    const result = await sessions.recompile('s1', ctx('model-b'), 'model-change')
+    expect(result.changed).toBe(true)
+    expect(result.compiled.text).toContain('Model: model-b')
+    expect(result.diff).toMatchObject({ section: 'model', changed: ['model'] })
+    const history = await sessions.history('s1')
+    expect(history.map((v) => [v.version, v.reason])).toEqual([
+      [1, 'construct'],
+      [2, 'model-change'],
+    ])
+    expect(history[0]!.compiled.text).toContain('Model: model-x')
+  })
+
   describe('get', () => {
     it('returns undefined for an unknown session', async () => {
       const sessions = createSessionPrompts({ build: counted().build })
@@ -311,6 +420,30 @@ describe('createSessionPrompts', () => {
       expect(result.changed).toBe(false)
       expect(result.compiled.text).toContain('Model: model-b')
       expect(await sessions.history('s1')).toHaveLength(2)
+    })
+
+    it('a conflict on a session that is gone when re-read surfaces as the StoreConflictError', async () => {
+      const inner = memoryStore()
+      const conflict = new StoreConflictError({
+        operation: 'appendVersion',
+        subject: { kind: 'session', id: 's1' },
+        expectedHash: 'sha256:old',
+        actualHash: null,
+      })
+      let reads = 0
+      const store: PromptStore = {
+        ...inner,
+        // The first read finds the session; another process deletes it before the re-read.
+        getSession: async (id) => (++reads === 1 ? inner.getSession(id) : undefined),
+        appendVersion: async () => {
+          throw conflict
+        },
+      }
+      await createSessionPrompts({ build: counted().build, store: inner }).construct('s1', ctx('model-a'))
+      const sessions = createSessionPrompts({ build: counted().build, store })
+      const error = await sessions.recompile('s1', ctx('model-b'), 'model-change').catch((e: unknown) => e)
+      expect(error).toBe(conflict)
+      expect(reads).toBe(2)
     })
 
     it('a second conflict surfaces as the StoreConflictError, with nothing written', async () => {

@@ -94,3 +94,11 @@ describe('stability: the allocation-free reading agrees', () => {
     )
   })
 })
+
+describe('effectiveStabilityOf: keys past the list', () => {
+  it('reads only the keys referenced, even when a variable is named "undefined"', () => {
+    const assembly = { variables: { a: 'x', undefined: 'y' }, stability: { undefined: 'turn' as const } }
+    expect(effectiveStabilityOf('static', ['a'], assembly)).toBe('session')
+    expect(stabilityOf('static', ['a'], assembly)).toEqual({ stability: 'session', turnKeys: [] })
+  })
+})
