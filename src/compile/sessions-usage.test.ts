@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { countingStore } from './counting.test-helper.js'
 import { filler, promptOf } from './fixtures.test-helper.js'
 import { memoryStore } from './memory-store.js'
 import { createSessionPrompts } from './sessions.js'
@@ -23,22 +24,6 @@ const prompt = ({ identity, rules }: Texts): CompiledPrompt =>
 const openai = { provider: 'openai', model: 'gpt-4.1' } as const
 const hot = { prompt_tokens: 1600, prompt_tokens_details: { cached_tokens: 1536 } }
 const cold = { prompt_tokens: 1600, prompt_tokens_details: { cached_tokens: 0 } }
-
-/** Counts calls per store method. */
-function countingStore(inner: PromptStore) {
-  const counts: Record<string, number> = {}
-  const store = new Proxy(inner, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver)
-      if (typeof value !== 'function') return value
-      return (...args: unknown[]) => {
-        counts[String(key)] = (counts[String(key)] ?? 0) + 1
-        return value.apply(target, args)
-      }
-    },
-  })
-  return { store, counts }
-}
 
 function sessionOf(store: PromptStore = memoryStore(), clock = () => new Date('2025-01-01T00:00:00.000Z')) {
   const texts: Texts = { identity: 'One.', rules: 'Rule one.' }

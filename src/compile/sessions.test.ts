@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { countingStore } from './counting.test-helper.js'
 import { promptOf } from './fixtures.test-helper.js'
 import { memoryStore } from './memory-store.js'
 import { CONSTRUCT_REASON, createSessionPrompts, SESSION_REASONS } from './sessions.js'
@@ -55,22 +56,6 @@ function gated(gates: Record<string, ReturnType<typeof gate>>) {
 
 /** Every pending promise callback has run: the memory store answers within microtasks. */
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-/** Counts calls per store method: the store is an injected adapter. */
-function countingStore(inner: PromptStore) {
-  const counts: Record<string, number> = {}
-  const store = new Proxy(inner, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver)
-      if (typeof value !== 'function') return value
-      return (...args: unknown[]) => {
-        counts[String(key)] = (counts[String(key)] ?? 0) + 1
-        return value.apply(target, args)
-      }
-    },
-  })
-  return { store, counts }
-}
 
 describe('createSessionPrompts', () => {
   it('exports the well-known reasons', () => {

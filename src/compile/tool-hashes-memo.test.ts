@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { ToolSchema } from '../registry/types.js'
-import { canonicalJson, type HashFunction, hashText } from '../shared/hash.js'
+import { canonicalJson, type HashFunction } from '../shared/hash.js'
+import { countingHash, sha256 } from './counting.test-helper.js'
 import { hashTools } from './tool-hashes.js'
 
 // An unchanged tool list is not hashed again (issue 10's linear scale: a
@@ -12,26 +12,7 @@ import { hashTools } from './tool-hashes.js'
 // that missed; `forget` pushes that memo's entries out first (checked with a
 // probe), so what is counted is the tool memos alone.
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 const expected = (schema: unknown) => `sha256:${sha256(canonicalJson(schema))}`
-
-function countingHash() {
-  const hashed: string[] = []
-  const hash: HashFunction = (text) => {
-    hashed.push(text)
-    return sha256(text)
-  }
-  /** Pushes every text out of `hashText`'s memo for this hash function, then starts counting afresh. */
-  const forget = () => {
-    hashText('probe', hash)
-    for (let i = 0; i < 3 * 4096; i++) hashText(`flood ${i}`, hash)
-    hashed.length = 0
-    hashText('probe', hash)
-    expect(hashed, 'the flood pushed the probe out of the text memo').toEqual(['probe'])
-    hashed.length = 0
-  }
-  return { hash, hashed, forget }
-}
 
 class Parameters {
   type = 'object'

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { ToolSchema } from '../registry/types.js'
-import { canonicalJson, type HashFunction } from '../shared/hash.js'
+import { canonicalJson } from '../shared/hash.js'
+import { countingHash, sha256 } from './counting.test-helper.js'
 import { hashTools } from './tool-hashes.js'
 
 // A schema equal to a known one takes its hash without being stringified
@@ -11,18 +11,7 @@ import { hashTools } from './tool-hashes.js'
 // by `Object.keys` (other prototypes, or any object while Object.prototype
 // has an enumerable key), so every change here is made in each kind.
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 const expected = (schema: unknown) => `sha256:${sha256(canonicalJson(schema))}`
-
-/** A hash function of its own (so no memo has seen it yet) that records each text it hashes. */
-function countingHash() {
-  const hashed: string[] = []
-  const hash: HashFunction = (text) => {
-    hashed.push(text)
-    return sha256(text)
-  }
-  return { hash, hashed }
-}
 
 class Shape {}
 

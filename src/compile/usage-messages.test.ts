@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { PromptAssembly } from '../registry/types.js'
 import { compile } from './compile.js'
+import { usageOutcome } from './counting.test-helper.js'
 import { diffCompiled } from './diff.js'
 import { filler, promptOf } from './fixtures.test-helper.js'
 import type { CompiledPrompt, CompileOptions, UsageOutcome } from './types.js'
@@ -9,17 +10,7 @@ import { explainColder, isColder, normaliseUsage, outcomeOf } from './usage.js'
 // What recordUsage tells a harness, pinned whole: why a call went colder
 // (SPEC §8), and which field of a usage report is wrong and why.
 
-const outcome = (over: Partial<UsageOutcome> = {}): UsageOutcome => ({
-  version: 1,
-  at: '2025-01-01T00:00:00.000Z',
-  provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
-  inputTokens: 2000,
-  cachedTokens: 1900,
-  cacheWriteTokens: 0,
-  outcome: 'hot',
-  ...over,
-})
+const outcome = usageOutcome
 
 const cold = (over: Partial<UsageOutcome> = {}) => outcome({ outcome: 'cold', cachedTokens: 0, ...over })
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { usageOutcome } from './counting.test-helper.js'
 import { filler, promptOf } from './fixtures.test-helper.js'
 import { memoryStore } from './memory-store.js'
 import { createSessionPrompts } from './sessions.js'
@@ -123,17 +124,7 @@ const prompt = (rules: string): CompiledPrompt =>
     { name: 'rules', text: rules, stability: 'session' },
   ])
 
-const outcome = (over: Partial<UsageOutcome>): UsageOutcome => ({
-  version: 1,
-  at: '2025-01-01T00:00:00.000Z',
-  provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
-  inputTokens: 2000,
-  cachedTokens: 1900,
-  cacheWriteTokens: 0,
-  outcome: 'hot',
-  ...over,
-})
+const outcome = usageOutcome
 
 describe('explainColder', () => {
   const a = prompt('Rule one.')
