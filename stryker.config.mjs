@@ -21,8 +21,9 @@ const files = process.env.MUTATE_FILES?.split(',').filter((file) => file !== '')
 const mutated = files ?? folder.mutate
 const out =
   files === undefined ? `reports/mutation/${name}` : `reports/mutation/${name}-${process.env.MUTATE_PART}`
-// Read by vitest.mutation.config.ts in the test runner processes.
-process.env.MUTATION_TESTS = folder.tests
+// Read by vitest.mutation.config.ts in the test runner processes: the
+// folder's test directories and files, comma-separated.
+process.env.MUTATION_TESTS = [folder.tests].flat().join(',')
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

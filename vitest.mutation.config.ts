@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config'
 
 // The suite Stryker runs against each mutant (`npm run mutate`): the unit
 // tests of the folder it mutates (`MUTATION_TESTS`, from
-// `mutation/folders.json`), with property run counts capped
+// `mutation/folders.json`: directories and test files, comma-separated; a
+// folder may name a test outside it that tests it, as node-instructions names
+// the harness recordings), with property run counts capped
 // (`SYSPROMPT_PROPERTY_RUNS`), without the stress tests and the tests that
 // start processes (byte stability across processes, the agent-loop example):
 // those take seconds per mutant. So a folder's score is what its own tests
@@ -10,7 +12,9 @@ import { defineConfig } from 'vitest/config'
 // mutant.
 export default defineConfig({
   test: {
-    include: [`${process.env.MUTATION_TESTS ?? 'src'}/**/*.test.ts`],
+    include: (process.env.MUTATION_TESTS ?? 'src')
+      .split(',')
+      .map((tests) => (tests.endsWith('.test.ts') ? tests : `${tests}/**/*.test.ts`)),
     exclude: [
       '**/node_modules/**',
       '**/stress.test.ts',

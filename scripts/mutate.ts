@@ -22,7 +22,8 @@ import picomatch from 'picomatch'
 interface Folder {
   mutate: string[]
   exclude?: string[]
-  tests: string
+  /** Test directories and files (a test outside the folder that tests it). */
+  tests: string | string[]
   parts?: Record<string, string[]>
 }
 
