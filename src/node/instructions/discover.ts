@@ -148,9 +148,11 @@ function block(context: DiscoveryContext, plan: ModePlan, entry: PlannedEntry, c
     const notice = omissionNotice(cut.omitted, shown)
     body = body.length === 0 || body.endsWith('\n') ? `${body}${notice}\n` : `${body}\n${notice}\n`
   }
+  // Clamped to the kept text: past it the body holds the omission notice, not the import.
+  const keep = (offset: number): number => Math.min(offset, cut.kept.length)
   const imports =
     bodyIsText(entry, cut) && entry.spans !== undefined && entry.spans.length > 0
-      ? entry.spans.map((span) => ({ path: span.file.path, start: span.start, end: span.end }))
+      ? entry.spans.map((span) => ({ path: span.file.path, start: keep(span.start), end: keep(span.end) }))
       : undefined
   return {
     shown,
