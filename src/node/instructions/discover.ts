@@ -8,7 +8,7 @@ import { importFates, markCutImports } from './import-spans.js'
 import { harnessView, type ViewEntry } from './modes/harness-views.js'
 import { MODES } from './modes/index.js'
 import { resolveOnDemand } from './on-demand.js'
-import { capBytes, capWords, type ModePlan, type PlannedEntry } from './plan.js'
+import { capWords, type ModePlan, type PlannedEntry } from './plan.js'
 import { type Block, renderBlocks } from './render.js'
 import { synopsis } from './synopsis.js'
 import type {
@@ -58,11 +58,16 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
   let cutSomething = false
   const dropped: string[] = []
   const imports = new ImportOutcomes()
-  plan.entries.forEach((entry, index) => {
-    const cut = cuts[index]
-    if (cut === null || cut === undefined) {
+  cuts.forEach((cut, index) => {
+    const entry = plan.entries[index]!
+    if (cut === null) {
+      // Only Codex's root-first cap leaves a file out; a nearest-first budget cuts it to nothing instead.
       dropped.push(entry.path)
-      context.skip(entry.path, 'over-budget', `${capWords(plan.cap).spent}, so it was left out`)
+      context.skip(
+        entry.path,
+        'over-budget',
+        `the ${groupDigits(plan.cap.maxBytes)}-byte cap was spent on the files before it (root first), so it was left out`,
+      )
       imports.add(entry, importFates(entry.spans ?? [], 0))
       return
     }
@@ -144,22 +149,19 @@ function applyCap(plan: ModePlan, bodies: readonly string[]): (BudgetCut | null)
 function block(context: DiscoveryContext, plan: ModePlan, entry: PlannedEntry, cut: BudgetCut): Block {
   const shown = context.display(entry.path)
   let body = cut.kept
-  if (cut.omitted > 0 && plan.cap.kind === 'nearest-first') {
-    const notice = omissionNotice(cut.omitted, shown)
-    body = body.length === 0 || body.endsWith('\n') ? `${body}${notice}\n` : `${body}\n${notice}\n`
-  }
+  // A nearest-first cut keeps whole lines (or nothing), so the notice starts a line of its own.
+  if (cut.omitted > 0 && plan.cap.kind === 'nearest-first')
+    body = `${body}${omissionNotice(cut.omitted, shown)}\n`
   // Clamped to the kept text: past it the body holds the omission notice, not the import.
   const keep = (offset: number): number => Math.min(offset, cut.kept.length)
-  const imports =
-    bodyIsText(entry, cut) && entry.spans !== undefined && entry.spans.length > 0
-      ? entry.spans.map((span) => ({ path: span.file.path, start: keep(span.start), end: keep(span.end) }))
-      : undefined
   return {
     shown,
     body,
     path: entry.path,
-    ...(entry.note === undefined ? {} : { note: entry.note }),
-    ...(imports === undefined ? {} : { imports }),
+    note: entry.note,
+    imports: bodyIsText(entry, cut)
+      ? entry.spans?.map((span) => ({ path: span.file.path, start: keep(span.start), end: keep(span.end) }))
+      : undefined,
   }
 }
 
@@ -172,7 +174,7 @@ function bodyIsText(entry: PlannedEntry, cut: BudgetCut): boolean {
 function cutSite(entry: PlannedEntry, cut: BudgetCut): DiagnosticSite | undefined {
   // Only when the kept text is the file's own text (not a synopsis); an imported
   // part has no place in the top file, so the cut is reported in its text as inlined.
-  if (!entry.text.startsWith(cut.kept)) return undefined
+  if (!bodyIsText(entry, cut)) return undefined
   return { path: entry.path, ...new LineCounter(entry.text).at(cut.kept.length) }
 }
 
@@ -199,24 +201,25 @@ function record(
     context.decide(entry.path, {
       status: 'truncated',
       code: 'truncated',
-      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(capBytes(plan.cap))}-byte cap (${rule}${context.capSource === undefined ? '' : `; set by ${context.capSource}`})`,
+      reason: `${kept} of its bytes were kept and ${groupDigits(cut.omitted)} cut by the ${groupDigits(plan.cap.maxBytes)}-byte cap (${rule}${context.capSource === undefined ? '' : `; set by ${context.capSource}`})`,
     })
     context.report(
       silent ? 'silently-truncated' : 'truncated',
       silent
         ? `Codex would cut ${shown} silently: its last ${groupDigits(cut.omitted)} bytes never reach the model. Raise project_doc_max_bytes or shorten the files nearer the root.`
-        : `${groupDigits(cut.omitted)} bytes of ${shown} were omitted by the ${groupDigits(capBytes(plan.cap))}-byte budget (a notice marks the cut). Raise maxBytes or shorten the files nearer the working directory.`,
+        : `${groupDigits(cut.omitted)} bytes of ${shown} were omitted by the ${groupDigits(plan.cap.maxBytes)}-byte budget (a notice marks the cut). Raise maxBytes or shorten the files nearer the working directory.`,
       entry.path,
       'warning',
       cutSite(entry, cut),
     )
     return
   }
+  // Every import entry notes who imported or mentioned it.
   const where =
     entry.kind === 'global'
       ? 'as global instructions'
       : entry.kind === 'import'
-        ? `as its own block (${entry.note ?? 'imported'})`
+        ? `as its own block (${entry.note})`
         : `from ${context.display(dirname(entry.path))}`
   context.decide(entry.path, {
     status: 'included',

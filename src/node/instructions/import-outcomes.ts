@@ -1,7 +1,7 @@
 import { groupDigits } from './budget.js'
 import type { DiscoveryContext } from './context.js'
 import type { ImportFate } from './import-spans.js'
-import { capBytes, capWords, type ModePlan, type PlannedEntry } from './plan.js'
+import { capWords, type ModePlan, type PlannedEntry } from './plan.js'
 import type { InstructionFile } from './types.js'
 
 const RANK: Readonly<Record<ImportFate, number>> = { gone: 0, cut: 1, whole: 2 }
@@ -27,7 +27,7 @@ export class ImportOutcomes {
   record(context: DiscoveryContext, plan: ModePlan, loaded: ReadonlySet<string>): string[] {
     const gone: string[] = []
     const { rule } = capWords(plan.cap)
-    const bytes = groupDigits(capBytes(plan.cap))
+    const bytes = groupDigits(plan.cap.maxBytes)
     for (const [path, { fate, top }] of this.best) {
       if (fate === 'whole' || loaded.has(path)) continue
       const into = `inlined into ${context.display(top)}, whose text the ${bytes}-byte cap cut (${rule})`

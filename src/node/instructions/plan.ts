@@ -25,9 +25,11 @@ export interface PlannedEntry {
   limit?: { omitted: number; rule: string }
 }
 
-/** Which cap a mode applies: none, our visible nearest-first budget, or Codex's silent root-first cut. */
+/**
+ * Which cap a mode applies: our visible nearest-first budget (endless for
+ * a harness without a cap), or Codex's silent root-first cut.
+ */
 export type CapRule =
-  | { kind: 'none' }
   | { kind: 'nearest-first'; maxBytes: number }
   | { kind: 'root-first-silent'; maxBytes: number }
 
@@ -42,41 +44,33 @@ export interface ModeRules {
   plan(context: DiscoveryContext): Promise<ModePlan>
 }
 
-/** The cap's byte limit (0 for none). */
-export function capBytes(cap: CapRule): number {
-  return cap.kind === 'none' ? 0 : cap.maxBytes
-}
-
 /**
  * How a cap is spoken of, per mode: only Codex's cap is silent and spent
  * root first (its `project_doc_max_bytes`); every other mode's cap is the
  * visible nearest-first budget of `maxBytes`, which marks its cuts.
  * `left` is how many files the budget left out (the words agree with it).
  */
-export function capWords(cap: CapRule, left = 2): { rule: string; spent: string; overBudget: string } {
-  const bytes = groupDigits(capBytes(cap))
+export function capWords(cap: CapRule, left = 2): { rule: string; overBudget: string } {
+  const bytes = groupDigits(cap.maxBytes)
   const them = left === 1 ? 'it' : 'them'
   if (cap.kind === 'root-first-silent') {
     return {
       rule: 'Codex cuts silently, root first',
-      spent: `the ${bytes}-byte cap was spent on the files before it (root first)`,
       overBudget:
-        capBytes(cap) === 0
+        cap.maxBytes === 0
           ? "a project_doc_max_bytes of 0 turns Codex's project files off."
           : `Codex's ${bytes}-byte project_doc_max_bytes was spent before ${them}. Raise it or shorten the files nearer the root.`,
     }
   }
   return {
     rule: 'nearest-first: files nearer the working directory come first',
-    spent: `the ${bytes}-byte nearest-first budget was spent on the files nearer the working directory`,
     overBudget: `the ${bytes}-byte nearest-first budget (maxBytes) ran out before ${them}; a notice in the text marks the cut. Raise maxBytes or shorten the files nearer the working directory.`,
   }
 }
 
-/** The cap of a harness without one: none, unless the caller asked for a byte cap. */
+/** The cap of a harness without one: a nearest-first budget without end (it never cuts), unless the caller asked for a byte cap. */
 export function optionalCap(context: DiscoveryContext): CapRule {
-  const maxBytes = context.options.maxBytes
-  return maxBytes === undefined ? { kind: 'none' } : { kind: 'nearest-first', maxBytes }
+  return { kind: 'nearest-first', maxBytes: context.options.maxBytes ?? Number.POSITIVE_INFINITY }
 }
 
 /** How many directories `dir` lies above `cwd`; global files and others off the line count as farthest. */
@@ -87,14 +81,14 @@ export function distanceFrom(context: DiscoveryContext, dir: string): number {
 }
 
 /** The `InstructionFile` of a loaded file. */
-export function describe(loaded: LoadedFile, imports?: InstructionFile[]): InstructionFile {
+export function describe(loaded: LoadedFile, imports: InstructionFile[]): InstructionFile {
   const file: InstructionFile = {
     path: loaded.path,
     bytes: loaded.bytes,
     hash: loaded.hash,
     truncated: loaded.readTruncated,
   }
-  if (imports !== undefined && imports.length > 0) file.imports = imports
+  if (imports.length > 0) file.imports = imports
   return file
 }
 
@@ -149,10 +143,7 @@ export async function plannedEntry(
   const distance =
     shape.distance ??
     (kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, dirname(loaded.path)))
-  const entry: PlannedEntry = { path: loaded.path, kind, text, file: describe(loaded, imports), distance }
-  if (shape.note !== undefined) entry.note = shape.note
-  if (spans.length > 0) entry.spans = spans
-  return entry
+  return { path: loaded.path, kind, text, file: describe(loaded, imports), distance, note: shape.note, spans }
 }
 
 /**
