@@ -47,4 +47,11 @@ describe('where discovery says each inlined import sits in its text', () => {
     expect(found.text).toContain('top line\n[… 26 bytes of AGENTS.md omitted …]')
     expect(importTexts(found)).toEqual([])
   })
+
+  it('reports no span in a synopsis, which is not the inlined text', async () => {
+    const { options } = await repo()
+    const found = await discoverInstructions({ ...options, preload: 'synopsis' })
+    expect(found.text).toContain('top line\nnotes one\nnotes two\nafter\n[Synopsis:')
+    expect(importTexts(found)).toEqual([])
+  })
 })

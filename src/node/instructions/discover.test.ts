@@ -260,6 +260,28 @@ describe('preload classes', () => {
     expect(none.files.map((f) => f.path)).toEqual([join(repo, 'AGENTS.md')])
   })
 
+  it('cuts nothing, spans nothing and sends nothing when disabled, whatever the cap', async () => {
+    const repo = await fixtureTree({ '.git': { dir: true }, 'AGENTS.md': long })
+    const home = await emptyHome()
+    const none = await discoverInstructions({ cwd: repo, home, preload: 'none', maxBytes: 10 })
+    expect(none).toMatchObject({ text: '', spans: [], diagnostics: [] })
+    expect(none.files).toEqual([expect.objectContaining({ path: join(repo, 'AGENTS.md'), truncated: false })])
+    expect(
+      await explainInstructions({
+        cwd: repo,
+        home,
+        preload: 'none',
+        maxBytes: 10,
+        file: join(repo, 'AGENTS.md'),
+      }),
+    ).toMatchObject({ status: 'included' })
+    // Pi sends its project files in the system prompt; with nothing preloaded it sends no part at all.
+    expect(
+      (await discoverInstructions({ cwd: repo, home, mode: 'pi', preload: 'none' })).harness.parts,
+    ).toEqual([])
+    expect((await discoverInstructions({ cwd: repo, home, mode: 'pi' })).harness.parts).toHaveLength(1)
+  })
+
   it('gives headings, the first paragraph and where to read the rest as a synopsis', async () => {
     const repo = await fixtureTree({
       '.git': { dir: true },
