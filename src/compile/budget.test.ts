@@ -305,6 +305,25 @@ describe('applyBudget: edges', () => {
     expect(result.cuts.map((c) => c.section)).toEqual(['b'])
   })
 
+  it('lists each section without a priority, with its tokens, when they alone do not fit', () => {
+    const one = lines('o', 3)
+    const two = lines('t', 4)
+    const error = compileError(() =>
+      applyBudget(
+        [
+          { name: 'one', text: one, tokens: one.length },
+          { name: 'two', text: two, tokens: two.length },
+        ],
+        5,
+        chars,
+        0,
+      ),
+    )
+    expect(error.message).toContain(
+      `need ${one.length + two.length} tokens ("one" (${one.length}), "two" (${two.length}))`,
+    )
+  })
+
   it('says "none" when every section has a priority and their markers still do not fit', () => {
     const text = lines('c', 20)
     const error = compileError(() =>

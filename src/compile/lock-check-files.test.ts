@@ -161,6 +161,25 @@ const inOrder = (sub: readonly string[], list: readonly string[]) => {
 }
 
 describe('checkLock: sections of equal order in another place', () => {
+  const movedBetween = (was: string[], now: string[]) => {
+    const sections = (list: string[]) => list.map((name) => ({ name, text: `${name}.`, order: 0 }))
+    const lock = createLock(promptOf(sections(was)))
+    return checkLock(promptOf(sections(now)), lock)
+      .differences.filter((d) => d.kind === 'moved')
+      .map((d) => d.section)
+  }
+
+  it('reports the one section taken from the front or the back, not the run that stayed in order', () => {
+    expect(movedBetween(['x', 'y', 'z'], ['y', 'z', 'x'])).toEqual(['x'])
+    expect(movedBetween(['x', 'y', 'z'], ['z', 'x', 'y'])).toEqual(['z'])
+    expect(movedBetween(['a', 'b', 'c', 'd', 'e'], ['b', 'c', 'd', 'e', 'a'])).toEqual(['a'])
+    expect(movedBetween(['a', 'b', 'c', 'd', 'e'], ['e', 'a', 'b', 'c', 'd'])).toEqual(['e'])
+    expect(movedBetween(['a', 'b', 'c', 'd'], ['a', 'c', 'b', 'd'])).toHaveLength(1)
+    // Two kept in order out of four, wherever they stand.
+    expect(movedBetween(['a', 'b', 'c', 'd'], ['c', 'b', 'a', 'd'])).toEqual(['c', 'b'])
+    expect(movedBetween(['a', 'b', 'c', 'd'], ['c', 'd', 'b', 'a'])).toEqual(['b', 'a'])
+  })
+
   it('reports as moved just the sections outside a longest run kept in order (property)', () => {
     const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g']
     const order = fc.shuffledSubarray(names, { minLength: 0, maxLength: names.length })

@@ -70,6 +70,75 @@ describe('the encoding registry', () => {
     expect(fresh.compile(await assembly(text), { tokenizer: 'cl100k' }).tokens).toBe(libraryCl100k(text))
   })
 
+  it('loadTokenizer loads the encoding it names, each with its own pre-tokenizer', async () => {
+    // Counts differ between the two encodings on this text…
+    const text = 'Lies die Dateien, bevor du sie änderst. テストを実行してください。'
+    expect(libraryO200k(text, asText)).not.toBe(libraryCl100k(text, asText))
+    // …and on one over-long run of letters, which o200k cuts at each capital and cl100k does not.
+    const run = 'aB'.repeat(100)
+    const { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } = await import(
+      'gpt-tokenizer/encodingParams/constants'
+    )
+    const cl100kSplit = splitCount({ countTokens: libraryCl100k, splitRegex: CL100K_TOKEN_SPLIT_REGEX }, run)
+    expect(splitCount({ countTokens: libraryCl100k, splitRegex: O200K_TOKEN_SPLIT_REGEX }, run)).not.toBe(
+      cl100kSplit,
+    )
+    for (const [name, library] of [
+      ['o200k', libraryO200k],
+      ['cl100k', libraryCl100k],
+    ] as const) {
+      const fresh = await freshRegistry()
+      const tokenizer = await fresh.loadTokenizer(name)
+      expect(tokenizer.name).toBe(name)
+      expect(tokenizer.count(text)).toBe(library(text, asText))
+    }
+    expect(splitCount({ countTokens: libraryO200k, splitRegex: CL100K_TOKEN_SPLIT_REGEX }, run)).not.toBe(
+      libraryO200k(run, asText),
+    )
+    const fresh = await freshRegistry()
+    expect((await fresh.loadTokenizer('cl100k')).count(run)).toBe(cl100kSplit)
+    expect((await fresh.loadTokenizer('o200k')).count(run)).toBe(libraryO200k(run, asText))
+  })
+
+  it('takes a loader for either encoding and no other, and a disposer removes only its own loader', async () => {
+    const fresh = await freshRegistry()
+    const real = await import('gpt-tokenizer/encoding/cl100k_base')
+    const { CL100K_TOKEN_SPLIT_REGEX } = await import('gpt-tokenizer/encodingParams/constants')
+    const encoding = (): BpeEncoding => ({
+      countTokens: real.countTokens,
+      splitRegex: CL100K_TOKEN_SPLIT_REGEX,
+    })
+    expect(() => fresh.registerTokenizerLoader('p50k' as 'o200k', encoding)).toThrow(
+      'registerTokenizerLoader: unknown encoding "p50k"',
+    )
+    const first = vi.fn(encoding)
+    const second = vi.fn(encoding)
+    const disposeFirst = fresh.registerTokenizerLoader('cl100k', first)
+    const disposeSecond = fresh.registerTokenizerLoader('cl100k', second)
+    // The first disposer runs after the second loader replaced its own: the second stays.
+    disposeFirst()
+    expect(fresh.cl100k.count('one two')).toBe(real.countTokens('one two'))
+    expect(first).not.toHaveBeenCalled()
+    expect(second).toHaveBeenCalledTimes(1)
+    disposeSecond()
+
+    // A disposed loader is gone: an encoding it never loaded stays unloaded.
+    const again = await freshRegistry()
+    const load = vi.fn(encoding)
+    again.registerTokenizerLoader('cl100k', load)()
+    expect(() => again.cl100k.count('one two')).toThrow(
+      "call `await loadTokenizer('cl100k')` once before compiling (import \"sysprompt/node\" loads it by itself), or count with tokenizer: 'estimate'",
+    )
+    expect(load).not.toHaveBeenCalled()
+  })
+
+  it('names the built-in tokenizers as options name them', async () => {
+    const { resolveTokenizer } = await import('./tokenizers.js')
+    for (const name of ['o200k', 'cl100k', 'estimate'] as const)
+      expect(resolveTokenizer(name).name).toBe(name)
+    expect(resolveTokenizer('estimate').count('12345')).toBe(2)
+  })
+
   it('runs a registered loader only when a count misses, once', async () => {
     const fresh = await freshRegistry()
     const real = await import('gpt-tokenizer/encoding/o200k_base')
