@@ -41,19 +41,20 @@ export const clineMode: ModeRules = {
         .files,
       join(context.home, '.agents', 'AGENTS.md'),
     ]
-    for (const path of globals) pushAll(entries, await rule(context, path, context.home, 'global'))
+    for (const path of globals) pushAll(entries, await rule(context, path, 'global'))
     const clinerules = join(root, '.clinerules')
     const stat = await context.fs.stat(clinerules).catch(() => undefined)
     if (stat?.kind === 'directory') {
       const listed = await listRules(clinerules, (n) => n.endsWith('.md'), true)
       const ordered = [...listed.files].sort((a, b) => prefix(a) - prefix(b))
-      for (const path of ordered) pushAll(entries, await rule(context, path, root, 'project'))
-    } else if (stat?.kind === 'file') {
-      pushAll(entries, await rule(context, clinerules, root, 'project'))
+      for (const path of ordered) pushAll(entries, await rule(context, path))
+    } else {
+      // A single `.clinerules` file; `rule` reads only a file, so nothing when there is none.
+      pushAll(entries, await rule(context, clinerules))
     }
     for (const path of (await listRules(join(root, '.cline', 'rules'), (n) => n.endsWith('.md'), false))
       .files)
-      pushAll(entries, await rule(context, path, root, 'project'))
+      pushAll(entries, await rule(context, path))
     for (const dir of [root, ...(await dirsBelow(context, root))])
       pushAll(entries, await alwaysFile(context, join(dir, 'AGENTS.md'), dir))
     const others = ['.cursorrules', '.windsurfrules'].map((name) => join(root, name))
@@ -70,13 +71,13 @@ export const clineMode: ModeRules = {
   },
 }
 
+/** A rule file, a workspace rule unless `kind` says global; confined to the root, or to its own directory outside it. */
 async function rule(
   context: DiscoveryContext,
   path: string,
-  dir: string,
-  kind: 'global' | 'project',
+  kind?: 'global',
 ): Promise<PlannedEntry | undefined> {
-  const loaded = await loadRuleFile(context, path, kind === 'global' ? join(path, '..') : dir)
+  const loaded = await loadRuleFile(context, path, join(path, '..'))
   if (loaded === undefined) return undefined
   const read = readRule(loaded.text, path)
   const globs = globList(read.data.paths)

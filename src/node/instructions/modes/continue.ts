@@ -23,42 +23,40 @@ import {
  *   works on a matching file: on demand; without globs, `alwaysApply:
  *   false` leaves it to the model (by its `description`) or to the user,
  *   and no `alwaysApply` at all loads it at start;
- * - `regex` (a pattern over the file's text) is shown with the rule but
- *   not evaluated: a repository's pattern run over file text could
- *   backtrack without end; a rule with a regex and no globs is taken as
- *   matching every file;
+ * - `regex` (a pattern over the file's text) is not evaluated: a
+ *   repository's pattern run over file text could backtrack without end;
+ *   a rule with a regex and no globs is taken as matching every file;
  * - joined into the system message; no cap (an explicit `maxBytes`
  *   applies the nearest-first budget).
  */
 export const continueMode: ModeRules = {
   async plan(context) {
     const root = context.root
-    context.candidates = []
-    context.walk = { dirs: [root], description: `the workspace root ${root}` }
+    // Every rule is listed from its directory, none read by its name: the
+    // context's empty candidates stand, so explain says so of any other file.
     const entries: PlannedEntry[] = []
     const local = await listRules(join(root, '.continue', 'rules'), (n) => n.endsWith('.md'), true)
-    for (const path of local.files) pushAll(entries, await rule(context, path, root, 'project'))
+    for (const path of local.files) pushAll(entries, await rule(context, path))
     const globals =
       context.options.globalFiles ??
       (await listRules(join(context.home, '.continue', 'rules'), (n) => n.endsWith('.md'), true)).files
-    for (const path of globals) pushAll(entries, await rule(context, path, join(path, '..'), 'global'))
+    for (const path of globals) pushAll(entries, await rule(context, path, 'global'))
     return { entries, cap: optionalCap(context) }
   },
 }
 
+/** A rule file, of the workspace unless `kind` says global; confined to the root, or to its own directory outside it. */
 async function rule(
   context: DiscoveryContext,
   path: string,
-  dir: string,
-  kind: 'global' | 'project',
+  kind?: 'global',
 ): Promise<PlannedEntry | undefined> {
-  const loaded = await loadRuleFile(context, path, dir)
+  const loaded = await loadRuleFile(context, path, join(path, '..'))
   if (loaded === undefined) return undefined
   const read = readRule(loaded.text, path)
   const always = read.data.alwaysApply
-  const regex = typeof read.data.regex === 'string' ? read.data.regex : undefined
   let globs = globList(read.data.globs)
-  if (globs.length === 0 && regex !== undefined) globs = ['**']
+  if (globs.length === 0 && typeof read.data.regex === 'string') globs = ['**']
   const description = descriptionOf(read.data)
   const activation: RuleActivation =
     always === true
@@ -79,15 +77,9 @@ async function rule(
       base: context.root,
       text: read.body,
       tool: 'Continue',
-      because:
-        always === true
-          ? 'alwaysApply: true'
-          : regex !== undefined
-            ? `regex ${regex} (not evaluated)`
-            : always === false
-              ? 'alwaysApply: false and no globs'
-              : 'no alwaysApply and no globs',
-      ...(description === undefined ? {} : { description }),
+      // Shown only for a rule loaded on request or by hand, which is one with alwaysApply: false and no globs.
+      because: 'alwaysApply: false and no globs',
+      description,
     },
     kind,
   )

@@ -43,25 +43,24 @@ export const kiroMode: ModeRules = {
     const globalDir = join(context.home, '.kiro', 'steering')
     const globals =
       context.options.globalFiles ?? (await listRules(globalDir, (n) => n.endsWith('.md'), false)).files
-    for (const path of globals) pushAll(entries, await steering(context, path, join(path, '..'), 'global'))
+    for (const path of globals) pushAll(entries, await steering(context, path, 'global'))
     const local = await listRules(join(root, '.kiro', 'steering'), (n) => n.endsWith('.md'), false)
-    for (const path of local.files) pushAll(entries, await steering(context, path, root, 'project'))
+    for (const path of local.files) pushAll(entries, await steering(context, path))
     pushAll(entries, await alwaysFile(context, join(root, 'AGENTS.md'), root))
     return { entries, cap: optionalCap(context) }
   },
 }
 
+/** A steering file, of the workspace unless `kind` says global; confined to the root, or to its own directory outside it. */
 async function steering(
   context: DiscoveryContext,
   path: string,
-  dir: string,
-  kind: 'global' | 'project',
+  kind?: 'global',
 ): Promise<PlannedEntry | undefined> {
-  const loaded = await loadRuleFile(context, path, dir)
+  const loaded = await loadRuleFile(context, path, join(path, '..'))
   if (loaded === undefined) return undefined
   const rule = readRule(loaded.text, path)
   const inclusion = typeof rule.data.inclusion === 'string' ? rule.data.inclusion : 'always'
-  const description = descriptionOf(rule.data)
   return fileRule(
     context,
     loaded,
@@ -75,7 +74,7 @@ async function steering(
         INCLUSIONS[inclusion] === undefined
           ? `inclusion ${inclusion} is not one Kiro knows`
           : `inclusion: ${inclusion}`,
-      ...(description === undefined ? {} : { description }),
+      description: descriptionOf(rule.data),
     },
     kind,
   )
