@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import { isFile } from '../read.js'
 import { alwaysFile, pushAll } from './convention.js'
@@ -16,7 +16,7 @@ export const junieMode: ModeRules = {
   async plan(context) {
     const root = context.root
     const names = context.options.names ?? [join('.junie', 'guidelines.md'), 'AGENTS.md']
-    context.candidates = names.map((name) => name.slice(name.lastIndexOf('/') + 1))
+    context.candidates = names.map((name) => basename(name))
     context.walk = { dirs: [root, join(root, '.junie')], description: `the project root ${root}` }
     const entries: PlannedEntry[] = []
     for (const name of names) {

@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import { isFile } from '../read.js'
 import { alwaysFile, pushAll } from './convention.js'
@@ -31,7 +31,7 @@ export const ZED_NAMES: readonly string[] = [
 export const zedMode: ModeRules = {
   async plan(context) {
     const root = context.root
-    context.candidates = ZED_NAMES.map((name) => name.slice(name.lastIndexOf('/') + 1))
+    context.candidates = ZED_NAMES.map((name) => basename(name))
     context.walk = { dirs: [root, join(root, '.github')], description: `the worktree root ${root}` }
     const entries: PlannedEntry[] = []
     let chosen: string | undefined
