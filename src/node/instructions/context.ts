@@ -155,7 +155,7 @@ export class DiscoveryContext {
 }
 
 function posix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/')
+  return path.split(sep).join('/')
 }
 
 async function real(fs: FileSystemAdapter, path: string): Promise<string> {
@@ -241,7 +241,8 @@ function applySettings(context: DiscoveryContext, options: DiscoverInstructionsO
         ? context.setting('context.fileName')
         : undefined
   if (options.names === undefined && names !== undefined) context.options.names = names.value as string[]
-  const cap = context.mode === 'codex' ? context.setting('project_doc_max_bytes') : undefined
+  // Codex's key (no other mode has it).
+  const cap = context.setting('project_doc_max_bytes')
   if (options.maxBytes === undefined && cap !== undefined) {
     context.options.maxBytes = cap.value as number
     context.capSource = cap.source

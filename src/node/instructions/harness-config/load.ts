@@ -66,8 +66,8 @@ export async function loadHarnessSettings(
   if (readFiles) await READERS[context.mode]?.(context, settings)
   for (const { key, value } of overrides) {
     const source = `--harness-config ${key}`
-    if (context.mode === 'opencode' && key === 'instructions') {
-      // A flag replaces what the files listed, as any other override does.
+    if (key === 'instructions') {
+      // opencode's key (no other mode has it): a flag replaces what the files listed, as any other override does.
       settings.instructions = (value as string[]).map((pattern) => ({ pattern, source, project: false }))
     }
     settings.values.set(key, { value, source })
@@ -89,8 +89,7 @@ const READERS: Readonly<Partial<Record<InstructionMode, Reader>>> = {
     // Project `.codex/config.toml` layers (root down to cwd) count only for a project the user trusted.
     const base = context.gitRoot ?? context.cwd
     const trust = user === undefined ? undefined : at(user.data, ['projects', base, 'trust_level'])
-    const dirs = context.gitRoot === null ? [context.cwd] : dirsDown(context.gitRoot, context.cwd)
-    for (const dir of dirs) {
+    for (const dir of dirsDown(base, context.cwd)) {
       const path = join(dir, '.codex', 'config.toml')
       if (!(await exists(context, path))) continue
       if (trust !== 'trusted') {
@@ -145,7 +144,6 @@ const READERS: Readonly<Partial<Record<InstructionMode, Reader>>> = {
       for (const pattern of value as string[])
         if (!settings.instructions.some((e) => e.pattern === pattern))
           settings.instructions.push({ pattern, source, project: file.project })
-      settings.values.set('instructions', { value: settings.instructions.map((e) => e.pattern), source })
     }
   },
   async claude(context, settings) {
@@ -164,11 +162,9 @@ const READERS: Readonly<Partial<Record<InstructionMode, Reader>>> = {
       const chosen = at(options, ['instructionFiles'])
       const legacy = LEGACY_PROJECT_INSTRUCTIONS[String(at(options, ['projectInstructions']))]
       // The older `projectInstructions` is honoured while `instructionFiles` is unset or at its default.
-      const raw =
-        legacy !== undefined && (chosen === undefined || chosen === 'claude-md-or-agents-md')
-          ? legacy
-          : chosen
-      const key = raw === legacy && legacy !== undefined ? 'projectInstructions' : 'instructionFiles'
+      const useLegacy = legacy !== undefined && (chosen === undefined || chosen === 'claude-md-or-agents-md')
+      const raw = useLegacy ? legacy : chosen
+      const key = useLegacy ? 'projectInstructions' : 'instructionFiles'
       if (raw !== undefined) {
         const value = checked(context, read, 'instructionFiles', raw, 'claude', key)
         if (value !== undefined)
@@ -186,16 +182,15 @@ const READERS: Readonly<Partial<Record<InstructionMode, Reader>>> = {
       project: false,
       limit: CLAUDE_STATE_LIMIT,
     })
-    const approved = stateRead === undefined ? undefined : at(stateRead.data, ['projects', project])
-    const raw = at(approved, ['hasClaudeMdExternalIncludesApproved'])
-    if (raw !== undefined && stateRead !== undefined) {
-      const value = checked(context, stateRead, 'hasClaudeMdExternalIncludesApproved', raw, 'claude')
-      if (value !== undefined)
-        settings.values.set('hasClaudeMdExternalIncludesApproved', {
-          value,
-          source: `projects["${project}"].hasClaudeMdExternalIncludesApproved in ${context.display(state)}`,
-        })
-    }
+    if (stateRead === undefined) return
+    const raw = at(stateRead.data, ['projects', project, 'hasClaudeMdExternalIncludesApproved'])
+    if (raw === undefined) return
+    const value = checked(context, stateRead, 'hasClaudeMdExternalIncludesApproved', raw, 'claude')
+    if (value !== undefined)
+      settings.values.set('hasClaudeMdExternalIncludesApproved', {
+        value,
+        source: `projects["${project}"].hasClaudeMdExternalIncludesApproved in ${context.display(state)}`,
+      })
   },
 }
 
@@ -234,9 +229,11 @@ async function readConfig(context: DiscoveryContext, file: ConfigFile): Promise<
     )
     return undefined
   }
-  const text = outcome.text.replace(/^\uFEFF/, '')
+  // The read already dropped a leading byte-order mark (safe-read's decoder).
   const parsed: Parsed =
-    file.format === 'toml' ? await parseToml(text) : await parseJson(text, file.format === 'jsonc')
+    file.format === 'toml'
+      ? await parseToml(outcome.text)
+      : await parseJson(outcome.text, file.format === 'jsonc')
   if (!parsed.ok) {
     const kind = file.format === 'toml' ? 'TOML' : file.format === 'jsonc' ? 'JSON (with comments)' : 'JSON'
     context.report(

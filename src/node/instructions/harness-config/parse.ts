@@ -34,11 +34,10 @@ export async function parseJson(text: string, comments: boolean): Promise<Parsed
     try {
       return { ok: true, data: JSON.parse(text) as unknown }
     } catch (error) {
-      // V8 names the position ("at position 12" or "line 2 column 5"); take it and nothing else.
+      // V8 ends its message with the offset ("… at position 12", newer versions add " (line 2 column 5)");
+      // take it from there only: earlier, a message may quote the file's own text.
       const message = String((error as Error).message)
-      const lc = /line (\d+) column (\d+)/.exec(message)
-      if (lc !== null) return { ok: false, line: Number(lc[1]), column: Number(lc[2]) }
-      const at = /position (\d+)/.exec(message)
+      const at = / at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message)
       return { ok: false, ...position(text, at === null ? 0 : Number(at[1])) }
     }
   }
