@@ -36,7 +36,7 @@ const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\
  * a rule is filed as its tool files it, and never dropped for our parser.
  */
 export function readRule(text: string, file: string): RuleText {
-  const parsed = parseFragment(text, { file, id: 'rule' })
+  const parsed = parseFragment(text, { file })
   const fragment = parsed.fragment
   if (fragment !== undefined) {
     const data: Record<string, unknown> = {}
