@@ -36,13 +36,13 @@ const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\
  * a rule is filed as its tool files it, and never dropped for our parser.
  */
 export function readRule(text: string, file: string): RuleText {
-  const parsed = parseFragment(text, { file, id: 'rule' })
+  const parsed = parseFragment(text, { file })
   const fragment = parsed.fragment
   if (fragment !== undefined) {
     const data: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(fragment.extra)) data[key] = value
     for (const key of ['description', 'paths', 'excludes', 'enabled', 'order', 'priority', 'models'] as const)
-      if (fragment[key] !== undefined && key in parsed.positions) data[key] = fragment[key]
+      if (fragment[key] !== undefined) data[key] = fragment[key]
     return { data, body: fragment.body, yaml: true }
   }
   const match = FRONT_MATTER.exec(text)
@@ -113,7 +113,7 @@ export async function listRules(
 export interface RuleFiling {
   activation: RuleActivation
   /** For `glob`: the globs, relative to `base`. */
-  globs?: readonly string[]
+  globs: readonly string[]
   base?: string
   description?: string
   /** The text the tool sends (front matter removed). */
@@ -144,7 +144,7 @@ export async function fileRule(
   if (filing.activation === 'glob') {
     context.onDemand.push({
       loaded,
-      trigger: { kind: 'matches', globs: filing.globs ?? [], base: filing.base ?? context.root },
+      trigger: { kind: 'matches', globs: filing.globs, base: filing.base ?? context.root },
       text: filing.text,
     })
     return undefined

@@ -86,7 +86,7 @@ export const copilotMode: ModeRules = {
           because: Array.isArray(applyTo)
             ? `${shown} gives applyTo as a YAML list, which Copilot discards: write one text, "a/**,b/**"`
             : 'it has no applyTo',
-          ...(descriptionOf(rule.data) === undefined ? {} : { description: descriptionOf(rule.data)! }),
+          description: descriptionOf(rule.data),
         }),
       )
     }

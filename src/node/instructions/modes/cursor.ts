@@ -72,7 +72,7 @@ async function ruleDir(
       text: rule.body,
       tool: 'Cursor',
       base: owner,
-      ...(description === undefined ? {} : { description }),
+      description,
     }
     if (always && !atRoot) {
       context.activations.set(path, 'always')

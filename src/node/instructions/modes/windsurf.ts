@@ -63,7 +63,6 @@ export const windsurfMode: ModeRules = {
         const rule = readRule(loaded.text, path)
         const trigger = typeof rule.data.trigger === 'string' ? rule.data.trigger : 'always_on'
         const activation = TRIGGERS[trigger] ?? 'manual'
-        const description = descriptionOf(rule.data)
         const entry = await fileRule(context, loaded, {
           activation,
           globs: globList(rule.data.globs),
@@ -74,7 +73,7 @@ export const windsurfMode: ModeRules = {
             TRIGGERS[trigger] === undefined
               ? `trigger ${trigger} is not one Windsurf knows`
               : `trigger: ${trigger}`,
-          ...(description === undefined ? {} : { description }),
+          description: descriptionOf(rule.data),
         })
         push(context, entries, entry, rule.body)
       }
