@@ -144,6 +144,21 @@ describe('opencode config instructions', () => {
     expect(found.diagnostics).toEqual([])
   })
 
+  it('walks below a walked directory for a `**` without `/`, as picomatch matches it', async () => {
+    const repo = await fixtureTree({
+      '.git': { dir: true },
+      'a.md': 'a\n',
+      'sub/b.md': 'b\n',
+      'sub/c.txt': 'c\n',
+    })
+    const found = await discoverInstructions({
+      cwd: repo,
+      home: await homeListing(['**.md']),
+      mode: 'opencode',
+    })
+    expect(found.files.map((f) => f.path)).toEqual([join(repo, 'a.md'), join(repo, 'sub/b.md')])
+  })
+
   it('reads at most 200 files per glob, the first by path, and says so', async () => {
     const names = (dir: string, count: number) =>
       Object.fromEntries(

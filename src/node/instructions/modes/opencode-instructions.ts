@@ -114,7 +114,9 @@ async function glob(
     return found?.kind === 'file' ? [path] : []
   }
   const match = picomatch(posixPattern)
-  const dirs = posixPattern.includes('/') ? [dir, ...(await dirsBelow(context, dir))] : [dir]
+  // Only a pattern with a `/` or a `**` reaches below `dir` (picomatch's `**.md` matches `a/b.md`).
+  const deep = posixPattern.includes('/') || posixPattern.includes('**')
+  const dirs = deep ? [dir, ...(await dirsBelow(context, dir))] : [dir]
   const files: string[] = []
   for (const d of dirs) {
     const names = await readdir(d, { withFileTypes: true }).catch(() => [])
