@@ -97,7 +97,10 @@ async function matches(context: DiscoveryContext, entry: InstructionsEntry): Pro
   return found
 }
 
-/** Files below `dir` whose `/`-separated path relative to it matches `pattern` (no dot files, as opencode's glob). */
+/**
+ * Files below `dir` whose `/`-separated path relative to it matches `pattern`
+ * (no dot files, as opencode's glob: picomatch's default).
+ */
 async function glob(
   context: DiscoveryContext,
   dir: string,
@@ -110,8 +113,10 @@ async function glob(
     const found = await context.fs.stat(path).catch(() => undefined)
     return found?.kind === 'file' ? [path] : []
   }
-  const match = picomatch(posixPattern, { dot: false })
-  const dirs = posixPattern.includes('/') ? [dir, ...(await dirsBelow(context, dir))] : [dir]
+  const match = picomatch(posixPattern)
+  // Only a pattern with a `/` or a `**` reaches below `dir` (picomatch's `**.md` matches `a/b.md`).
+  const deep = posixPattern.includes('/') || posixPattern.includes('**')
+  const dirs = deep ? [dir, ...(await dirsBelow(context, dir))] : [dir]
   const files: string[] = []
   for (const d of dirs) {
     const names = await readdir(d, { withFileTypes: true }).catch(() => [])

@@ -67,10 +67,8 @@ export const opencodeMode: ModeRules = {
       }
       chosen = name
       for (const path of found) {
-        if (path === global?.path) {
-          context.skip(path, 'duplicate', 'it is already loaded as the global file')
-          continue
-        }
+        // Already loaded as the global file, which is what explain says of it.
+        if (path === global?.path) continue
         const loaded = await loadFound(context, path, context.confinementFor(dirname(path)))
         if (loaded === undefined) continue
         const entry = await plannedEntry(context, loaded, 'project', SKIP_EMPTY)
@@ -78,8 +76,8 @@ export const opencodeMode: ModeRules = {
       }
     }
     entries.push(...(await configInstructions(context, new Set(entries.map((e) => e.path)), SKIP_EMPTY)))
-    // Lazy loading below cwd exists only from the version its profile names.
-    if (context.profile?.behaviour.lazyAgentsMd !== false)
+    // Lazy loading below cwd exists only from the version its profile names (a harness mode always has one).
+    if (context.profile!.behaviour.lazyAgentsMd)
       await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true })
     return { entries, cap: optionalCap(context) }
   },
@@ -90,20 +88,18 @@ async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | un
     join(context.home, '.config', 'opencode', 'AGENTS.md'),
     join(context.home, '.claude', 'CLAUDE.md'),
   ]
-  for (const path of paths) {
-    if (!(await isFile(context, path))) continue
-    // opencode takes the first global file that exists, even an empty one.
-    const loaded = await loadFound(context, path, [dirname(path)])
-    if (loaded === undefined) return undefined
-    for (const other of paths.slice(paths.indexOf(path) + 1)) {
-      if (await isFile(context, other))
-        context.skip(
-          other,
-          'name-lost',
-          `${context.display(path)} is opencode's global file: only the first that exists is used`,
-        )
-    }
-    return plannedEntry(context, loaded, 'global', SKIP_EMPTY)
-  }
-  return undefined
+  const present: string[] = []
+  for (const path of paths) if (await isFile(context, path)) present.push(path)
+  // opencode takes the first global file that exists, even an empty one.
+  const [path, ...later] = present
+  if (path === undefined) return undefined
+  const loaded = await loadFound(context, path, [dirname(path)])
+  if (loaded === undefined) return undefined
+  for (const other of later)
+    context.skip(
+      other,
+      'name-lost',
+      `${context.display(path)} is opencode's global file: only the first that exists is used`,
+    )
+  return plannedEntry(context, loaded, 'global', SKIP_EMPTY)
 }

@@ -44,10 +44,8 @@ export const piMode: ModeRules = {
     for (const dir of dirs) {
       const path = await firstPresent(context, dir, PI_NAMES)
       if (path === undefined) continue
-      if (seen.has(path)) {
-        context.skip(path, 'duplicate', 'it is already loaded as the global file')
-        continue
-      }
+      // Already loaded as the global file, which is what explain says of it.
+      if (seen.has(path)) continue
       const loaded = await loadFound(context, path, context.confinementFor(dir))
       if (loaded !== undefined) entries.push(await plannedEntry(context, loaded, 'project'))
     }

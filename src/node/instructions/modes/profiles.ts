@@ -104,10 +104,9 @@ function rangeWords(profile: HarnessProfile): string {
   return 'every version'
 }
 
-/** The known profiles of a mode, as a user reads them (`claude: before 2.1.277, 2.1.277 and later (newest observed 2.1.332)`). */
-export function knownProfiles(mode: InstructionMode): string {
+/** The known profiles of a mode with versions, as a user reads them (`claude: before 2.1.277, 2.1.277 and later (newest observed 2.1.332)`). */
+function knownProfiles(mode: InstructionMode): string {
   const list = PROFILES.filter((p) => p.mode === mode)
-  if (list.length === 0) return `${mode} mode has no version profiles`
   return `${mode}: ${list.map(rangeWords).join(', ')} (newest observed ${NEWEST_OBSERVED[mode]})`
 }
 
