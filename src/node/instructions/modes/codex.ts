@@ -33,7 +33,7 @@ const isBlank = (text: string): boolean => text.trim().length === 0
 export const codexMode: ModeRules = {
   async plan(context) {
     const names = uniqueNames(['AGENTS.override.md', 'AGENTS.md', ...(context.options.names ?? [])])
-    const dirs = context.gitRoot === null ? [context.cwd] : dirsDown(context.gitRoot, context.cwd)
+    const dirs = dirsDown(context.gitRoot ?? context.cwd, context.cwd)
     context.candidates = names
     context.walk = {
       dirs,
@@ -74,7 +74,8 @@ async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | un
   const paths =
     context.options.globalFiles ??
     ['AGENTS.override.md', 'AGENTS.md'].map((name) =>
-      join(context.settings.codexHome ?? join(context.home, '.codex'), name),
+      // loadHarnessSettings sets codexHome in codex mode (CODEX_HOME, else ~/.codex).
+      join(context.settings.codexHome!, name),
     )
   let chosen: PlannedEntry | undefined
   for (const path of paths) {

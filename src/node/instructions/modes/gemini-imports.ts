@@ -120,7 +120,7 @@ export async function inlineGeminiImports(
         'warning',
         site,
       )
-      context.skip(full, 'import-cycle', `its import by ${from} repeats a file of the same import chain`)
+      // No skip decision: the file is in the chain, so it is being inlined, and is decided `imported` after.
       out += `<!-- File already processed: ${ref.path} -->`
       continue
     }

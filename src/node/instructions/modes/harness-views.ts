@@ -41,15 +41,12 @@ function part(
   },
 ): HarnessPart {
   const marks = fields.marks ?? []
-  let compared = fields.text
   let tokens = context.count(fields.text)
   for (const m of marks) tokens += m.tokens - context.count(m.mark)
-  if (marks[0] !== undefined) {
-    const after = fields.text.slice(fields.text.indexOf(marks[0].mark) + marks[0].mark.length)
-    const next = marks[1] === undefined ? -1 : after.indexOf(marks[1].mark)
-    // Up to the next mark, without the blank line that only separates the two.
-    compared = next === -1 ? after : after.slice(0, next).replace(/\n+$/, '')
-  }
+  // A view marks at most one stretch of prose, the harness's preamble: what follows it is compared.
+  const first = marks[0]
+  const compared =
+    first === undefined ? fields.text : fields.text.slice(fields.text.indexOf(first.mark) + first.mark.length)
   return { ...fields, marks, compared, tokens, exact: fields.exact ?? true }
 }
 
@@ -114,10 +111,13 @@ function claudeKind(context: DiscoveryContext, entry: ViewEntry): string {
   return 'project instructions, checked into the codebase'
 }
 
-/** Gemini CLI's block per file (`concatenateInstructions`), absolute paths with `/`. */
+/**
+ * Gemini CLI's block per file (`concatenateInstructions`), absolute paths with `/`.
+ * It leaves blank files out; discovery already has (gemini.ts, and on-demand files
+ * that are blank are never listed), so every file here has text.
+ */
 function geminiBlocks(files: readonly { path: string; text: string }[]): string {
   return files
-    .filter((f) => f.text.trim().length > 0)
     .map((f) => `--- Context from: ${f.path} ---\n${f.text.trim()}\n--- End of Context from: ${f.path} ---`)
     .join('\n\n')
 }
