@@ -60,7 +60,7 @@ export const claudeMode: ModeRules = {
     ]
     for (const path of globals) {
       if (!(await isFile(context, path))) continue
-      entries.push(...(await load(context, path, 'global', [dirname(path)], scope)))
+      entries.push(...(await load(context, path, 'global', [dirname(path)], scope, Number.POSITIVE_INFINITY)))
     }
     const choice = instructionFiles(context)
     if (choice.value === 'managed-only') {
@@ -98,9 +98,10 @@ export const claudeMode: ModeRules = {
               : `Claude Code does not read AGENTS.md with instructionFiles claude-md (${choice.source})`
             : 'Claude Code reads AGENTS.md only when no CLAUDE.md exists from the working directory upward',
         )
+      const distance = distanceFrom(context, dir)
       for (const path of candidates) {
         if (!(await isFile(context, path))) continue
-        const loaded = await load(context, path, 'project', context.confinementFor(dir), scope)
+        const loaded = await load(context, path, 'project', context.confinementFor(dir), scope, distance)
         if (path === agents && loaded[0] !== undefined && choice.source !== 'the default')
           loaded[0].setBy = `instructionFiles ${choice.value} (${choice.source})`
         entries.push(...loaded)
@@ -148,6 +149,8 @@ async function load(
   kind: 'global' | 'project',
   roots: readonly string[],
   scope: ClaudeImportScope,
+  /** How far its walked directory lies from cwd (global files: farthest), for the budget. */
+  distance: number,
 ): Promise<PlannedEntry[]> {
   const loaded = await loadFound(context, path, roots)
   if (loaded === undefined) return []
@@ -157,7 +160,6 @@ async function load(
   }
   scope.seen.add(loaded.realPath)
   const isRule = /[\\/]\.claude[\\/]rules[\\/]/.test(path)
-  const distance = kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, ownerDir(path))
   // Approved imports outside cwd are read, but never outside the project root.
   const approved = context.setting('hasClaudeMdExternalIncludesApproved')?.value === true
   const allowed = kind === 'global' ? roots[0]! : approved ? context.root : context.cwd
@@ -167,12 +169,6 @@ async function load(
     distance,
   })
   return [entry, ...(await claudeImports(context, loaded, kind, allowed, distance, scope))]
-}
-
-/** The walked directory a file belongs to (`dir/.claude/rules/x.md` belongs to `dir`). */
-function ownerDir(path: string): string {
-  const marker = /[\\/]\.claude(?:[\\/]|$)/.exec(path)
-  return marker === null ? dirname(path) : path.slice(0, marker.index)
 }
 
 async function anyPresent(
@@ -222,8 +218,8 @@ function pathGlobs(text: string): string[] | undefined {
   } catch {
     return undefined
   }
-  if (typeof data !== 'object' || data === null) return undefined
-  const paths = (data as Record<string, unknown>).paths
+  // A scalar or a list has no `paths` either.
+  const paths = (data as { paths?: unknown } | null | undefined)?.paths
   if (paths == null) return undefined
   const list = Array.isArray(paths) ? paths : String(paths).split(',')
   return list.map((glob) => String(glob).trim()).filter((glob) => glob.length > 0)
