@@ -68,7 +68,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
         'over-budget',
         `the ${groupDigits(plan.cap.maxBytes)}-byte cap was spent on the files before it (root first), so it was left out`,
       )
-      imports.add(entry, importFates(entry.spans ?? [], 0))
+      imports.add(entry, importFates(entry.spans, 0))
       return
     }
     const truncated = entry.file.truncated || cut.omitted > 0
@@ -76,12 +76,12 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     const activation = context.activations.get(entry.path)
     if (cut.omitted > 0) {
       // A cut of the inlined text itself is measured in its characters; a cut synopsis loses an unknown part of each import.
-      const fates = importFates(entry.spans ?? [], bodies[index] === entry.text ? cut.kept.length : undefined)
+      const fates = importFates(entry.spans, bodies[index] === entry.text ? cut.kept.length : undefined)
       imports.add(entry, fates)
       files.push({ ...markCutImports(entry.file, fates), truncated, ...(activation && { activation }) })
     } else {
       // Kept whole, so are its imports, whatever the cut of another file that inlines them too did.
-      imports.add(entry, importFates(entry.spans ?? [], entry.text.length))
+      imports.add(entry, importFates(entry.spans, entry.text.length))
       files.push({ ...entry.file, truncated, ...(activation && { activation }) })
     }
     const made = block(context, plan, entry, cut)
@@ -131,18 +131,16 @@ function applyCap(plan: ModePlan, bodies: readonly string[]): (BudgetCut | null)
       cap.maxBytes,
     )
   }
+  // Root first, silent (Codex): the cap is spent on project files only; the global file is not counted.
   const cuts: (BudgetCut | null)[] = bodies.map((kept) => ({ kept, omitted: 0 }))
-  if (cap.kind === 'root-first-silent') {
-    // Codex spends its cap on project files only; the global file is not counted.
-    const project = plan.entries.flatMap((entry, i) => (entry.kind === 'global' ? [] : [i]))
-    const projectCuts = rootFirstSilent(
-      project.map((i) => bodies[i]!),
-      cap.maxBytes,
-    )
-    project.forEach((i, k) => {
-      cuts[i] = projectCuts[k] ?? null
-    })
-  }
+  const project = plan.entries.flatMap((entry, i) => (entry.kind === 'global' ? [] : [i]))
+  const projectCuts = rootFirstSilent(
+    project.map((i) => bodies[i]!),
+    cap.maxBytes,
+  )
+  project.forEach((i, k) => {
+    cuts[i] = projectCuts[k] ?? null
+  })
   return cuts
 }
 
@@ -160,7 +158,7 @@ function block(context: DiscoveryContext, plan: ModePlan, entry: PlannedEntry, c
     path: entry.path,
     note: entry.note,
     imports: bodyIsText(entry, cut)
-      ? entry.spans?.map((span) => ({ path: span.file.path, start: keep(span.start), end: keep(span.end) }))
+      ? entry.spans.map((span) => ({ path: span.file.path, start: keep(span.start), end: keep(span.end) }))
       : undefined,
   }
 }

@@ -18,7 +18,7 @@ export interface PlannedEntry {
   /** Shown after the path in the header, e.g. `imported by CLAUDE.md`. */
   note?: string
   /** Where each inlined import (any depth) sits in `text`, for modes that inline. */
-  spans?: readonly ImportSpan[]
+  spans: readonly ImportSpan[]
   /** The harness setting that brought this file in, in words (`project_doc_fallback_filenames in ~/.codex/config.toml`), for explanations. */
   setBy?: string
   /** A cut the tool makes in this one file (Windsurf's per-rule limit): what it cost and the rule, for `explain`. */
