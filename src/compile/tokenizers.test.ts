@@ -133,7 +133,9 @@ describe('the encoding registry', () => {
   })
 
   it('names the built-in tokenizers as options name them', async () => {
-    const { resolveTokenizer } = await import('./tokenizers.js')
+    // A module loaded afresh, as in the tests above (each load makes its own constants).
+    const { resolveTokenizer, TOKENIZER_VERSION: version } = await freshRegistry()
+    expect(version.startsWith(`gpt-tokenizer@${tokenizerPackage.version}+`)).toBe(true)
     for (const name of ['o200k', 'cl100k', 'estimate'] as const)
       expect(resolveTokenizer(name).name).toBe(name)
     expect(resolveTokenizer('estimate').count('12345')).toBe(2)
