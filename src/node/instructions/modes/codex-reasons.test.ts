@@ -29,8 +29,8 @@ describe('codex mode: the reasons it gives', () => {
       'repo/.git': { dir: true },
       'repo/pkg/AGENTS.md': 'pkg\n',
       'repo/pkg/below/AGENTS.md': 'below cwd\n',
-      'plain/work/AGENTS.md': 'work\n',
-      'plain/work/below/AGENTS.md': 'below cwd\n',
+      'plain/task/AGENTS.md': 'work\n',
+      'plain/task/below/AGENTS.md': 'below cwd\n',
     })
     const home = await emptyHome()
     const repo = join(base, 'repo')
@@ -45,7 +45,7 @@ describe('codex mode: the reasons it gives', () => {
       code: 'outside-walk',
       reason: `codex mode reads the directories from the git root ${repo} down to the working directory ${join(repo, 'pkg')}; ${join(repo, 'pkg/below')} is not one of them`,
     })
-    const work = join(base, 'plain/work')
+    const work = join(base, 'plain/task')
     const alone = await explainInstructions({
       cwd: work,
       home,

@@ -59,7 +59,7 @@ describe('gemini mode: the reasons it gives', () => {
       'repo/.git': { dir: true },
       'repo/pkg/GEMINI.md': 'pkg\n',
       'repo/pkg/below/GEMINI.md': 'below cwd\n',
-      'plain/work/GEMINI.md': 'work\n',
+      'plain/task/GEMINI.md': 'work\n',
       'plain/GEMINI.md': 'above cwd\n',
     })
     const home = await emptyHome()
@@ -76,7 +76,7 @@ describe('gemini mode: the reasons it gives', () => {
       code: 'outside-walk',
       reason: `gemini mode reads the directories from the working directory ${cwd} up to the git root ${repo}; ${base} is not one of them`,
     })
-    const work = join(base, 'plain/work')
+    const work = join(base, 'plain/task')
     const alone = await explainInstructions({
       cwd: work,
       home,
