@@ -132,6 +132,13 @@ describe('the encoding registry', () => {
     expect(load).not.toHaveBeenCalled()
   })
 
+  it('counts empty text as no tokens without asking the tokenizer', async () => {
+    const { countTokens } = await import('./tokenizers.js')
+    const count = vi.fn((text: string) => text.split(' ').length)
+    expect(countTokens({ name: 'words', count }, '')).toBe(0)
+    expect(count).not.toHaveBeenCalled()
+  })
+
   it('names the built-in tokenizers as options name them', async () => {
     // A module loaded afresh, as in the tests above (each load makes its own constants).
     const { resolveTokenizer, TOKENIZER_VERSION: version } = await freshRegistry()
