@@ -58,6 +58,26 @@ describe('sectionFiles', () => {
     expect(result.textHash).toBe(hashText('x\n\u0000y'))
   })
 
+  it('takes out of its parent an import that starts or ends exactly where the parent does', () => {
+    //           0         1
+    //           0123456789012345678
+    const text = 'head\ntail\nnext\n'
+    const { compiled, section } = promptWith(text, [
+      { path: 'he.md', start: 0, end: 2 },
+      { path: 'head.md', start: 0, end: 5 },
+      { path: 'parent.md', start: 0, end: 10 },
+      { path: 'tail.md', start: 5, end: 10 },
+    ])
+    const result = sectionFiles(compiled, section)!
+    // head.md, which holds he.md, is one hole in its parent, whatever order the spans come in.
+    expect(result.files.map((f) => [f.path, f.hash])).toEqual([
+      ['he.md', hashText('he')],
+      ['head.md', hashText('\u0000ad\n')],
+      ['parent.md', hashText('\u0000\u0000')],
+      ['tail.md', hashText('tail\n')],
+    ])
+  })
+
   it('counts lines from the start of the prompt, a file ending in a newline ending on its last line', () => {
     const text = 'one\ntwo\nthree\nfour\n'
     const { compiled, section } = promptWith(

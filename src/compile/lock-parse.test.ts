@@ -108,9 +108,32 @@ describe('parseLock: what it accepts', () => {
     expect(Object.keys(lock.sections[0]!)).toEqual(['name', 'order', 'hash', 'tokens'])
   })
 
+  it('takes a file that starts on the first line of the prompt', () => {
+    const lock = parseLock(
+      JSON.stringify({
+        ...valid(),
+        sections: [
+          section('docs', {
+            textHash: 'sha256:t',
+            files: [{ path: 'A.md', hash: 'sha256:a', lines: [1, 1] }],
+          }),
+        ],
+      }),
+    )
+    expect(lock.sections[0]!.files?.[0]?.lines).toEqual([1, 1])
+  })
+
+  it('refuses an order too large to be a number (1e999 reads as Infinity)', () => {
+    const text = JSON.stringify({ ...valid(), sections: [section('a')] }).replace(
+      '"order":0',
+      '"order":1e999',
+    )
+    expect(() => parseLock(text)).toThrow(LockError)
+  })
+
   it('takes zero tokens, and cwd "." or a nested directory', () => {
     expect(parseLock(JSON.stringify({ ...valid(), tokens: 0 })).tokens).toBe(0)
-    for (const cwd of ['.', 'a', 'a/b/c', 'a..b', '...', 'é/x'])
+    for (const cwd of ['.', 'a', 'a/b/c', 'a..b', '...', 'é/x', 'notes/draft:v1'])
       expect(parseLock(JSON.stringify({ ...valid(), cwd })).cwd).toBe(cwd)
   })
 })

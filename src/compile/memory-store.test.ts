@@ -30,6 +30,22 @@ describe('memoryStore', () => {
     expect(await b.getSession('s')).toBeUndefined()
   })
 
+  it('names what conflicted: a template by its workspace, a version by its operation', async () => {
+    const store = memoryStore()
+    await store.setTemplate('ws', { template: 'a', dialect: 'mustache' })
+    const template = await store
+      .setTemplate('ws', { template: 'b', dialect: 'mustache' }, 'sha256:stale')
+      .catch((e) => e)
+    expect(template).toBeInstanceOf(StoreConflictError)
+    expect(template.subject).toEqual({ kind: 'template', workspace: 'ws' })
+    const v1 = versionFixture(1, ['one'])
+    await store.createSession('chat-8', v1)
+    // The expected hash is current, but the version skips a number.
+    const skipped = await store.appendVersion('chat-8', versionFixture(3, ['three']), v1.hash).catch((e) => e)
+    expect(skipped).toBeInstanceOf(StoreConflictError)
+    expect(skipped.operation).toBe('appendVersion')
+  })
+
   it('says in the conflict message which session moved and what to do', async () => {
     const store = memoryStore()
     const v1 = versionFixture(1, ['one'])
