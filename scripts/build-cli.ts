@@ -3,8 +3,8 @@
  *
  * - `cli.cjs`: everything the command line runs (`src/cli/run.ts` and what
  *   it imports), one CommonJS file, so that the launcher can compile it
- *   through V8's code cache (Node 20 offers that for scripts, not for ES
- *   modules). Commands and heavy dependencies still initialise only when
+ *   through V8's code cache, which it keys and checks itself
+ *   (`src/node/code-cache.ts`). Commands and heavy dependencies still initialise only when
  *   used: esbuild keeps each `import()` a lazily run module.
  * - `sysprompt.cjs`: the launcher (`src/cli/launch.ts`), the package's bin,
  *   with the root texts (`--help`, `--version`) that commander renders here
@@ -35,7 +35,7 @@ const out = join(root, 'dist', 'bin')
 const common: BuildOptions = {
   bundle: true,
   platform: 'node',
-  target: ['node20'],
+  target: ['node22.19'],
   external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'jsonc-parser', 'better-sqlite3', 'pg'],
   minify: true,
   // Error classes keep their names (`name`, stack traces, messages that print them).
@@ -106,15 +106,22 @@ const { renderRootAnswers } = createRequire(import.meta.url)(join(out, 'cli.cjs'
   renderRootAnswers: () => Promise<unknown>
 }
 const rootAnswers = await renderRootAnswers()
+const packageJson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string }
+}
 const launcher = await build({
   ...common,
   entryPoints: [join(root, 'src', 'cli', 'launch.ts')],
   outfile: join(out, 'sysprompt.cjs'),
   // CommonJS: Node starts a CommonJS entry sooner than an ES module one.
   format: 'cjs',
+  // The launcher checks the Node version before anything else loads, so it
+  // must parse on the releases it refuses.
+  target: ['node16'],
   define: {
     CLI_SHA256: JSON.stringify(cliHash),
     ROOT_ANSWERS: JSON.stringify(rootAnswers),
+    NODE_MINIMUM: JSON.stringify(packageJson.engines.node),
     'import.meta.url': '__syspromptModuleUrl',
   },
   banner: cliBanner,

@@ -8,10 +8,13 @@
  * command line code through V8's code cache and runs it; that half, and
  * the `node:*` modules it needs, load only then.
  */
+import { nodeVersionProblem } from './node-version.js'
 import { type RootAnswers, rootAnswer } from './root-answers.js'
 
 /** The root texts, rendered by commander when the build wrote this file (scripts/build-cli.ts). */
 declare const ROOT_ANSWERS: RootAnswers
+/** `package.json`'s `engines.node`, put here by the build. */
+declare const NODE_MINIMUM: string
 
 // `sysprompt show | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -20,8 +23,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 })
 
 const argv = process.argv.slice(2)
-const answer = rootAnswer(argv, process, ROOT_ANSWERS)
-if (answer !== undefined) {
+const tooOld = nodeVersionProblem(process.version, NODE_MINIMUM)
+const answer = tooOld === undefined ? rootAnswer(argv, process, ROOT_ANSWERS) : undefined
+if (tooOld !== undefined) {
+  process.stderr.write(tooOld)
+  process.exitCode = 1
+} else if (answer !== undefined) {
   process[answer.stream].write(answer.text)
   process.exitCode = answer.code
 } else {

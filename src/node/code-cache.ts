@@ -9,9 +9,10 @@ import { writeFileSafely } from './safe-write.js'
 // line code (a megabyte and a half), and, when an encoding cannot load from
 // the package's compact rank table (rank-table-file.ts), gpt-tokenizer's
 // rank module, 2.4 MB holding one array literal of 200 000 strings.
-// V8 can keep what it compiled as a code cache (`vm.Script` `cachedData`,
-// the documented way on Node 20, which has no `module.enableCompileCache`),
-// and a later process reads it back in a fraction of the time. The cache files live in the user's
+// V8 can keep what it compiled as a code cache (`vm.Script` `cachedData`),
+// and a later process reads it back in a fraction of the time. Node's own
+// `module.enableCompileCache` would do the compiling part, but it trusts
+// whatever cache it finds; this one checks its own header and payload. The cache files live in the user's
 // cache directory beside the token counts; each names the Node, V8 and
 // source it was made for plus the sha256 of its payload, and one that does
 // not match (another Node, another gpt-tokenizer, a truncated or corrupt

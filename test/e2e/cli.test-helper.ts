@@ -73,7 +73,7 @@ async function slot(): Promise<() => void> {
 /** Runs `sysprompt args…` in `cwd` (default: the sandbox) and resolves with its exit code and output (never rejects). */
 export async function cli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[] } = {},
+  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[]; node?: string } = {},
 ): Promise<Result> {
   const release = await slot()
   try {
@@ -85,11 +85,11 @@ export async function cli(
 
 function spawnCli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[] },
+  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[]; node?: string },
 ): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
+      options.node ?? process.execPath,
       [...(options.nodeArgs ?? []), bin, ...args],
       { cwd: options.cwd ?? sandbox.base, env: options.env ?? env(), encoding: 'utf8', maxBuffer: 16 << 20 },
       (error, stdout, stderr) => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot } from './cli.test-helper.js'
 
@@ -15,6 +15,10 @@ import { repoRoot } from './cli.test-helper.js'
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
+// The Node running this suite first on PATH, so `npm` and `npx` run on it:
+// CI runs the suite on Node 22, 24 and 26 in turn.
+const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`
+
 function run(
   command: string,
   args: string[],
@@ -24,7 +28,7 @@ function run(
     execFile(
       command,
       args,
-      { cwd, encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } },
+      { cwd, encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, PATH, NO_COLOR: '1' } },
       (error, stdout, stderr) => {
         resolve({
           code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
@@ -106,9 +110,10 @@ describe('the packed package', () => {
     // No native driver is built by a plain install (they are optional peers, loaded lazily).
     expect(install.stdout + install.stderr).not.toMatch(/node-gyp|prebuild-install/)
 
+    // As the README says it: `npx sysprompt inspect`, on the Node this suite runs on.
     const inspect = await run(
-      process.execPath,
-      [join(project, 'node_modules', '.bin', 'sysprompt'), 'inspect'],
+      process.platform === 'win32' ? 'npx.cmd' : 'npx',
+      ['--offline', 'sysprompt', 'inspect'],
       project,
     )
     expect(inspect.stderr).toBe('')
