@@ -31,7 +31,7 @@ type Database = BetterSqlite3.Database
 
 function open(path: string, busyTimeoutMs: number, createParent: boolean): Database {
   prepareDatabasePath(path, { createParent })
-  const Driver = loadOptional<typeof BetterSqlite3>('better-sqlite3', 'sqliteStore', 'better-sqlite3@12')
+  const Driver = loadOptional<typeof BetterSqlite3>('better-sqlite3', 'sqliteStore', 'better-sqlite3@13')
   let db: Database | undefined
   try {
     db = new Driver(path, { timeout: busyTimeoutMs })
