@@ -30,7 +30,7 @@ const isOlder = (v: string | undefined): boolean => {
   return false
 }
 // Under CI the older Node is part of the machine; elsewhere a machine may have none.
-const reason = `no Node older than ${packageJson.engines.node} at ${OLD_NODE} (set SYSPROMPT_TEST_OLD_NODE)`
+const reason = `no Node older than ${packageJson.engines.node.replace(/^>=/, '')} at ${OLD_NODE} (set SYSPROMPT_TEST_OLD_NODE)`
 const haveOld = isOlder(oldVersion) || process.env.CI === 'true'
 
 describe.skipIf(!haveOld)(`the command on an older Node (skipped when there is ${reason})`, () => {
