@@ -9,6 +9,7 @@ import { nestedOnDemand } from '../on-demand.js'
 import { distanceFrom, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 import { type ClaudeImportScope, claudeImports } from './claude-imports.js'
+import { splitGlobs } from './convention.js'
 
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 
@@ -221,7 +222,7 @@ function pathGlobs(text: string): string[] | undefined {
   // A scalar or a list has no `paths` either.
   const paths = (data as { paths?: unknown } | null | undefined)?.paths
   if (paths == null) return undefined
-  const list = Array.isArray(paths) ? paths : String(paths).split(',')
+  const list = Array.isArray(paths) ? paths : splitGlobs(String(paths))
   return list.map((glob) => String(glob).trim()).filter((glob) => glob.length > 0)
 }
 

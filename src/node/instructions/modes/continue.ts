@@ -55,7 +55,7 @@ async function rule(
   if (loaded === undefined) return undefined
   const read = readRule(loaded.text, path)
   const always = read.data.alwaysApply
-  let globs = globList(read.data.globs)
+  let globs = globList(read.data.globs, false)
   if (globs.length === 0 && typeof read.data.regex === 'string') globs = ['**']
   const description = descriptionOf(read.data)
   const activation: RuleActivation =

@@ -62,9 +62,43 @@ export function readRule(text: string, file: string): RuleText {
   return { data, body: text.slice(match[0].length).replace(/\r\n?/g, '\n'), yaml: false }
 }
 
-/** Globs from a front-matter value: a list, or one comma-separated text; empty for anything else. */
-export function globList(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []
+/**
+ * Splits a comma-separated glob list on the commas outside `{…}` and `[…]`,
+ * so `**\/*.{ts,tsx}, docs/**` is two globs, not three (VS Code's Copilot
+ * splits `applyTo` this way: `splitGlobAware`). A backslash escapes the
+ * next character; unbalanced brackets leave the rest as one glob.
+ */
+export function splitGlobs(text: string): string[] {
+  const parts: string[] = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '\\') i++
+    else if (c === '{' || c === '[') depth++
+    else if ((c === '}' || c === ']') && depth > 0) depth--
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i))
+      start = i + 1
+    }
+  }
+  parts.push(text.slice(start))
+  return parts
+}
+
+/**
+ * Globs from a front-matter value: a list, or one text split by `splitGlobs`
+ * (`split: false` keeps the text whole, as Continue and Kiro do); empty for
+ * anything else.
+ */
+export function globList(value: unknown, split = true): string[] {
+  const items = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? split
+        ? splitGlobs(value)
+        : [value]
+      : []
   return items
     .filter((item): item is string => typeof item === 'string')
     .map((glob) => glob.trim())

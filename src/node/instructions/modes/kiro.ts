@@ -66,7 +66,7 @@ async function steering(
     loaded,
     {
       activation: INCLUSIONS[inclusion] ?? 'manual',
-      globs: globList(rule.data.fileMatchPattern),
+      globs: globList(rule.data.fileMatchPattern, false),
       base: context.root,
       text: rule.body,
       tool: 'Kiro',
