@@ -29,6 +29,21 @@ describe('cline mode rules', () => {
     expect(found.text).not.toContain('not a rule')
   })
 
+  it('leaves out .clinerules/workflows, hooks and skills, which are not rules, at the top only', async () => {
+    const root = await fixtureTree({
+      '.git': { dir: true },
+      '.clinerules/style.md': 'style\n',
+      '.clinerules/workflows/release.md': 'a workflow\n',
+      '.clinerules/hooks/README.md': 'hooks\n',
+      '.clinerules/skills/pdf/SKILL.md': 'a skill\n',
+      '.clinerules/team/workflows/notes.md': 'a rule in a folder named workflows below\n',
+    })
+    const found = await discoverInstructions({ cwd: root, home: await emptyHome(), mode: 'cline' })
+    expect(found.files.map((f) => f.path)).toEqual(
+      ['style.md', 'team/workflows/notes.md'].map((n) => join(root, '.clinerules', n)),
+    )
+  })
+
   it('without .clinerules reads .cline/rules/*.md (not below), then .cursorrules and .windsurfrules', async () => {
     const root = await fixtureTree({
       '.git': { dir: true },

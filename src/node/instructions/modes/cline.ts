@@ -5,6 +5,9 @@ import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import { isFile } from '../read.js'
 import { alwaysFile, fileRule, globList, listRules, loadRuleFile, pushAll, readRule } from './convention.js'
 
+/** The subdirectories of `.clinerules/` that Cline never reads as rules. */
+const NOT_RULES: ReadonlySet<string> = new Set(['workflows', 'hooks', 'skills'])
+
 /** The numeric prefix of a rule's name (`01-style.md` → 1); names without one sort after. */
 function prefix(path: string): number {
   const match = /^(\d+)/.exec(path.slice(path.lastIndexOf('/') + 1))
@@ -16,8 +19,12 @@ function prefix(path: string): number {
  * docs.cline.bot/features/cline-rules). The workspace is the project root. Rules:
  * - global: every `.md` in `~/Documents/Cline/Rules`, then the shared
  *   `~/.agents/AGENTS.md`; workspace rules come after them and win;
- * - workspace: every `.md` in `.clinerules/` (numeric prefixes order them,
- *   then by name), or a single `.clinerules` file; then `.cline/rules/*.md`;
+ * - workspace: every `.md` in `.clinerules/` and its subdirectories
+ *   (numeric prefixes order them, then by name) except `workflows/`,
+ *   `hooks/` and `skills/`, which hold workflows, hooks and skills, not
+ *   rules (Cline's `getLocalClineRules` excludes exactly those three,
+ *   `cline-rules.ts` up to 3.89.2; the SDK-based 4.x reads only the
+ *   top level), or a single `.clinerules` file; then `.cline/rules/*.md`;
  * - a rule whose front matter has `paths:` (a list of globs, relative to
  *   the workspace) is attached when the agent works on a matching file: on
  *   demand; the others load at start, without their front matter;
@@ -45,7 +52,7 @@ export const clineMode: ModeRules = {
     const clinerules = join(root, '.clinerules')
     const stat = await context.fs.stat(clinerules).catch(() => undefined)
     if (stat?.kind === 'directory') {
-      const listed = await listRules(clinerules, (n) => n.endsWith('.md'), true)
+      const listed = await listRules(clinerules, (n) => n.endsWith('.md'), true, NOT_RULES)
       const ordered = [...listed.files].sort((a, b) => prefix(a) - prefix(b))
       for (const path of ordered) pushAll(entries, await rule(context, path))
     } else {

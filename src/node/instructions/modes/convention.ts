@@ -113,13 +113,15 @@ export function descriptionOf(data: Record<string, unknown>): string | undefined
 
 /**
  * Files of `dir` whose names pass `wanted`, sorted by path (recursively
- * when asked; links to directories are not followed); `others` are the
- * remaining regular files, for explanations.
+ * when asked, leaving out the subdirectories of `dir` named in `skipDirs`;
+ * links to directories are not followed); `others` are the remaining
+ * regular files, for explanations.
  */
 export async function listRules(
   dir: string,
   wanted: (name: string) => boolean,
   recursive: boolean,
+  skipDirs: ReadonlySet<string> = new Set(),
 ): Promise<{ files: string[]; others: string[] }> {
   const files: string[] = []
   const others: string[] = []
@@ -133,7 +135,7 @@ export async function listRules(
     for (const entry of entries) {
       const path = join(at, entry.name)
       if (entry.isDirectory()) {
-        if (recursive) await walk(path)
+        if (recursive && !(at === dir && skipDirs.has(entry.name))) await walk(path)
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         ;(wanted(entry.name) ? files : others).push(path)
       }
