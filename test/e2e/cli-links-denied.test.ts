@@ -133,6 +133,11 @@ describe('a repository whose instruction files link to secrets', () => {
       const lock = await readFile(join(repo, 'sysprompt.lock'), 'utf8')
       for (const [name, secret] of Object.entries(SECRETS))
         expect(lock, `${mode}: ${name}`).not.toContain(secret)
+      // Nor their names and hashes: the lock lists only files that were read, and none was.
+      const files = (JSON.parse(lock) as { sections: { files?: { path: string }[] }[] }).sections.flatMap(
+        (section) => (section.files ?? []).map((file) => file.path),
+      )
+      expect(files, mode).toEqual([])
     }
   })
 
