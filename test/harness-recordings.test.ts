@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -7,6 +7,7 @@ import {
   INSTRUCTION_MODES,
   type InstructionMode,
 } from '../src/node/instructions/index.js'
+import { matchesAroundMarks } from '../src/node/instructions/withheld.js'
 import { HOME, ROOT, TREES, withRoot } from './fixtures/harness/trees.js'
 
 // Each mode's harness view against what the published harness really sent on
@@ -58,9 +59,56 @@ describe('harness views match the recorded harnesses', () => {
         for (const part of view) {
           const want = await readFile(join(fixtures, dir, `${tree.name}.${part.placement}.txt`), 'utf8')
           const got = part.compared.split(root).join(ROOT).split(home).join(HOME)
-          expect(got).toBe(want)
+          // A withheld file's mark is the one known difference (none of the recorded trees has one).
+          if (part.withheld.length === 0) expect(got).toBe(want)
+          else expect(matchesAroundMarks(got, marks(part), want), got).toBe(true)
         }
       })
     }
+  }
+})
+
+const marks = (part: { withheld: readonly { mark: string }[] }) => part.withheld.map((w) => w.mark)
+
+// Where sysprompt withholds what a harness sends (a link to a denied file), the
+// view differs from the harness only where its mark stands. What the harness
+// sends there is the view with the file allowed (the views above match the
+// recordings byte for byte); the comparison takes the one for the other.
+describe('a withheld file is a known difference, not a mismatch', () => {
+  const names: Partial<Record<InstructionMode, string>> = {
+    claude: 'CLAUDE.md',
+    codex: 'AGENTS.md',
+    gemini: 'GEMINI.md',
+    opencode: 'AGENTS.md',
+    pi: 'AGENTS.md',
+  }
+  for (const mode of [...new Set(recorded.map((r) => r.mode))]) {
+    it(`${mode}: a link to .env in the working directory`, async () => {
+      const name = names[mode]!
+      const base = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-withheld-')))
+      made.push(base)
+      const root = join(base, 'tree')
+      const home = join(base, 'home')
+      await build(root, { '.git/': '', [name]: 'Root rules.\n', '.env': 'API_KEY=sk-withheld\n' })
+      await build(home, {})
+      await mkdir(join(root, 'pkg'))
+      await symlink('../.env', join(root, 'pkg', name))
+      const cwd = join(root, 'pkg')
+      const options = { cwd, home, mode, fsRoot: root }
+      const held = (await discoverInstructions(options)).harness.parts
+      const sent = (await discoverInstructions({ ...options, allowFiles: ['.env'] })).harness.parts
+      expect(held.map((p) => p.placement)).toEqual(sent.map((p) => p.placement))
+      expect(held.flatMap(marks)).toHaveLength(1)
+      expect(held.some((p) => p.compared.includes('sk-withheld'))).toBe(false)
+      held.forEach((part, i) => {
+        const truth = sent[i]!.compared
+        expect(truth).toContain('sk-withheld')
+        expect(matchesAroundMarks(part.compared, marks(part), truth), part.compared).toBe(true)
+        // Only the mark is excused: a change elsewhere is still a mismatch.
+        expect(
+          matchesAroundMarks(part.compared, marks(part), truth.replace('Root rules.', 'Root rulez.')),
+        ).toBe(!truth.includes('Root rules.'))
+      })
+    })
   }
 })

@@ -120,7 +120,7 @@ export function addPromptOptions(command: Command): Command {
     )
     .option(
       '--allow-file <glob>',
-      'let file: and imports read a path on the deny-list (.git/, .env*, keys…), relative to the root (repeatable)',
+      "let file:, instruction files and imports read a path on the deny-list (.git/, .env*, keys, agent credentials…; by its name or a link's target), relative to the root (repeatable)",
       collect,
     )
     .option(

@@ -27,6 +27,11 @@ describe('denyList', () => {
       ['.npmrc', '.npmrc'],
       ['home/.netrc', '.netrc'],
       ['.pgpass', '.pgpass'],
+      ['.gemini/oauth_creds.json', 'oauth_creds.json'],
+      ['.claude/.credentials.json', '.credentials.json'],
+      ['credentials.json', 'credentials.json'],
+      ['.codex/auth.json', 'auth.json'],
+      ['docs/auth.json.md', undefined],
       ['AGENTS.md', undefined],
       ['docs/environment.md', undefined],
       ['keys.md', undefined],
@@ -46,7 +51,12 @@ describe('denyList', () => {
   it('never denies a path whose names hold no dot prefix, key suffix or key name', () => {
     const name = fc
       .stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,12}$/)
-      .filter((n) => !/^id_(rsa|ed25519|ecdsa|dsa)/.test(n) && !/\.(pem|key)$/.test(n))
+      .filter(
+        (n) =>
+          !/^id_(rsa|ed25519|ecdsa|dsa)/.test(n) &&
+          !/\.(pem|key)$/.test(n) &&
+          !['oauth_creds.json', 'credentials.json', 'auth.json'].includes(n),
+      )
     fc.assert(
       fc.property(fc.array(name, { minLength: 1, maxLength: 5 }), (parts) => {
         expect(deny.match(parts.join('/'))).toBeUndefined()

@@ -1,12 +1,14 @@
 import picomatch from 'picomatch/posix.js'
 
 /**
- * Names that `file:` variables and instruction imports never read by
- * default: version-control metadata (a `.git/config` holds remote URLs with
- * tokens) and the usual secret-bearing files. Matched against every
- * component of the path below the project root (and of its real path), so
- * `sub/.env` and a link to `.git/config` are caught too. Names only, never
- * contents. `--allow-file GLOB` opts a path back in.
+ * Names that `file:` variables, instruction files and their imports never
+ * read by default: version-control metadata (a `.git/config` holds remote
+ * URLs with tokens), the usual secret-bearing files, and the credential
+ * files of the coding agents themselves (Gemini CLI's `oauth_creds.json`,
+ * Claude Code's `.credentials.json`, Codex's `auth.json`). Matched against
+ * every component of the path below its root, and of the real path a link
+ * resolves to, so `sub/.env` and a link to `.git/config` are caught too.
+ * Names only, never contents. `--allow-file GLOB` opts a path back in.
  */
 export const DEFAULT_DENY_LIST: readonly string[] = [
   '.git/',
@@ -23,6 +25,10 @@ export const DEFAULT_DENY_LIST: readonly string[] = [
   '.npmrc',
   '.netrc',
   '.pgpass',
+  'oauth_creds.json',
+  '.credentials.json',
+  'credentials.json',
+  'auth.json',
 ]
 
 /** `.env.*` files that hold no secrets by convention: documented examples. */

@@ -210,7 +210,12 @@ describe('readConfinedFile applies the deny-list', () => {
     const readDenied = (name: string, list = deny) =>
       readConfinedFile(name, root, { roots: [root], maxBytes: 1000, fs, denyList: list })
     expect(await readDenied('.git/config')).toEqual({ ok: false, reason: 'denied', detail: '.git/' })
-    expect(await readDenied('innocent.md')).toEqual({ ok: false, reason: 'denied', detail: '.git/' })
+    expect(await readDenied('innocent.md')).toEqual({
+      ok: false,
+      reason: 'denied',
+      detail: '.git/',
+      target: join(await realpath(root), '.git', 'config'),
+    })
     expect(await readDenied('.env')).toEqual({ ok: false, reason: 'denied', detail: '.env' })
     expect(await readDenied('.env.example')).toMatchObject({ ok: true, text: 'API_KEY=' })
     expect(await readDenied('.env', denyList(['.env']))).toMatchObject({ ok: true, text: 'API_KEY=1' })

@@ -33,6 +33,12 @@ export type ReadOutcome =
       size?: number
       /** The deny-list entry matched (`denied`) or the OS error code (`unreadable`). */
       detail?: string
+      /**
+       * The real path the name resolves to, when that file (not the name
+       * asked for) was refused: a link to a denied file (`denied`) or to a
+       * file outside the roots (`outside-root`).
+       */
+      target?: string
     }
 
 /** What every read checks: size, type and bytes. */
@@ -111,9 +117,10 @@ export async function readConfinedFile(
     return failureOf(error)
   }
   const realRoot = roots.find((r) => isInside(r, real))
-  if (realRoot === undefined) return { ok: false, reason: 'outside-root' }
+  if (realRoot === undefined) return { ok: false, reason: 'outside-root', target: real }
+  // The resolved file is judged, not only the name: `AGENTS.md -> .git/config` is refused here.
   const realDenied = denied(realRoot, real)
-  if (realDenied !== undefined) return { ok: false, reason: 'denied', detail: realDenied }
+  if (realDenied !== undefined) return { ok: false, reason: 'denied', detail: realDenied, target: real }
   return openChecked(real, options, async (opened) => {
     if (opened !== undefined) {
       const openedRoot = roots.find((r) => isInside(r, opened))

@@ -21,7 +21,9 @@ import type {
   PreloadRequest,
   RequestedRule,
   RuleActivation,
+  Withheld,
 } from './types.js'
+import { withheldWords } from './withheld.js'
 
 /** A file that replaces or extends a harness's own prompt. */
 export interface PromptFile {
@@ -56,10 +58,10 @@ export class DiscoveryContext {
   readonly activations = new Map<string, RuleActivation>()
   /** Rules the tool loads only on request or by hand, in the order found. */
   readonly onRequest: RequestedRule[] = []
-  /** Names imports never read (`.git/`, `.env`, keys…), less the `allowFiles` globs. */
+  /** Names no instruction file, import or named file is read from, by name or where a link leads (`.git/`, `.env`, keys…), less the `allowFiles` globs. */
   readonly denyList: DenyList
   /** The harness's settings in effect (its configuration files, then `harnessConfig`). */
-  settings: HarnessSettings = { values: new Map(), instructions: [] }
+  settings: HarnessSettings = { values: new Map(), user: new Map(), instructions: [] }
   /**
    * Files that replace or extend the harness's own prompt (pi's `SYSTEM.md`
    * and `APPEND_SYSTEM.md`), as the harness sends them.
@@ -69,6 +71,15 @@ export class DiscoveryContext {
   profile: HarnessProfileInfo | null = null
   /** What set the byte cap when a harness setting did (Codex's `project_doc_max_bytes`), in words. */
   capSource: string | undefined
+  /**
+   * What the harness would send that safety withholds, by path: the entry,
+   * whether it belongs with the global files, and its place in load order
+   * (counted with `loadOrder`, so a view can put its mark where the file goes).
+   */
+  readonly withheld = new Map<string, { entry: Withheld; global: boolean; order: number }>()
+  /** Each file's place in load order as the mode loaded it (the last load counts). */
+  readonly loadOrder = new Map<string, number>()
+  private loads = 0
 
   constructor(
     readonly mode: InstructionMode,
@@ -94,6 +105,13 @@ export class DiscoveryContext {
       /** Working paths, absolute. */
       paths: readonly string[]
       allowFiles: readonly string[]
+      /**
+       * The names the user chose (the `names` option, else the user's own
+       * harness settings): the only names besides the harness's defaults
+       * that are read in the user's home directories. `undefined` when only
+       * the defaults are.
+       */
+      homeNames?: readonly string[]
     },
     /** Counts tokens with the tokenizer asked for. */
     readonly count: (text: string) => number,
@@ -113,6 +131,24 @@ export class DiscoveryContext {
   /** The setting of the harness in effect under its own key name, with what set it; `undefined` at the harness's default. */
   setting(key: string): Setting | undefined {
     return this.settings.values.get(key)
+  }
+
+  /** Records that the mode loaded `path` now: its place in load order. */
+  loaded(path: string): void {
+    this.loadOrder.set(path, ++this.loads)
+  }
+
+  /**
+   * Records a file the harness would send that sysprompt withholds, at this
+   * place in load order (a later call for the same path moves it there), and
+   * what `explain` says of it. True the first time the path is withheld,
+   * so the caller reports it once.
+   */
+  withhold(entry: Withheld, global = false): boolean {
+    const first = !this.withheld.has(entry.path)
+    this.withheld.set(entry.path, { entry, global, order: ++this.loads })
+    this.skip(entry.path, entry.code, withheldWords(this.mode, entry.reason))
+    return first
   }
 
   skip(path: string, code: InstructionReasonCode, reason: string): void {
@@ -234,12 +270,16 @@ function overridesOf(mode: InstructionMode, entries: readonly string[]): Harness
 
 /** Settings that stand for an option the caller did not pass: the option, when given, wins. */
 function applySettings(context: DiscoveryContext, options: DiscoverInstructionsOptions): void {
-  const names =
+  const key =
     context.mode === 'codex'
-      ? context.setting('project_doc_fallback_filenames')
+      ? 'project_doc_fallback_filenames'
       : context.mode === 'gemini'
-        ? context.setting('context.fileName')
-        : undefined
+        ? 'context.fileName'
+        : ''
+  const names = context.setting(key)
+  // Names the caller passed are the user's own; from settings, only the user's own files and flags choose home names.
+  const own = options.names ?? (context.settings.user.get(key)?.value as readonly string[] | undefined)
+  if (own !== undefined) context.options.homeNames = own
   if (options.names === undefined && names !== undefined) context.options.names = names.value as string[]
   // Codex's key (no other mode has it).
   const cap = context.setting('project_doc_max_bytes')

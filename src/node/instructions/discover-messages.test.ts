@@ -231,12 +231,12 @@ describe('files that cannot be read whole, or not at all', () => {
       {
         code: 'outside-root',
         severity: 'warning',
-        message: `AGENTS.md resolves outside ${repo} (a link pointing elsewhere); it was not read. Replace the link with the file itself.`,
+        message: `AGENTS.md: links to ${join(outside, 'secret.md')}, outside the project; it was not read. Replace the link with the file itself.`,
         path: join(repo, 'AGENTS.md'),
       },
     ])
     expect((await explainInstructions({ ...options, file: 'AGENTS.md' })).reason).toBe(
-      `AGENTS.md resolves outside ${repo}, so it was not read`,
+      `not read: links to ${join(outside, 'secret.md')}, outside the project`,
     )
   })
 

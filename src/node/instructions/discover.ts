@@ -5,7 +5,7 @@ import { type BudgetCut, groupDigits, nearestFirst, omissionNotice, rootFirstSil
 import { createContext, type DiscoveryContext } from './context.js'
 import { ImportOutcomes } from './import-outcomes.js'
 import { importFates, markCutImports } from './import-spans.js'
-import { harnessView, type ViewEntry } from './modes/harness-views.js'
+import { harnessView, type ViewEntry, type ViewLate } from './modes/harness-views.js'
 import { MODES } from './modes/index.js'
 import { resolveOnDemand } from './on-demand.js'
 import { capWords, type ModePlan, type PlannedEntry } from './plan.js'
@@ -16,8 +16,11 @@ import type {
   DiscoverInstructionsOptions,
   InstructionDiscovery,
   InstructionFile,
+  LateBoundFile,
   PreloadClass,
+  Withheld,
 } from './types.js'
+import { withheldMark } from './withheld.js'
 
 /**
  * Finds the instruction files (AGENTS.md and friends) that apply in `cwd`
@@ -54,12 +57,15 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
   const cuts = preload === 'none' ? bodies.map((kept) => ({ kept, omitted: 0 })) : applyCap(plan, bodies)
   const files: InstructionFile[] = []
   const blocks: Block[] = []
-  const viewed: ViewEntry[] = []
+  const viewed: (ViewEntry & { order: number })[] = []
+  // Each entry's place in load order; an import entry (not loaded by a walk) follows its importer.
+  let order = 0
   let cutSomething = false
   const dropped: string[] = []
   const imports = new ImportOutcomes()
   cuts.forEach((cut, index) => {
     const entry = plan.entries[index]!
+    order = context.loadOrder.get(entry.path) ?? order
     if (cut === null) {
       // Only Codex's root-first cap leaves a file out; a nearest-first budget cuts it to nothing instead.
       dropped.push(entry.path)
@@ -86,7 +92,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     }
     const made = block(context, plan, entry, cut)
     blocks.push(made)
-    viewed.push({ path: entry.path, kind: entry.kind, text: made.body })
+    viewed.push({ path: entry.path, kind: entry.kind, text: made.body, order })
     record(context, plan, entry, cut, files.length)
   })
   const gone = imports.record(context, plan, new Set(files.map((file) => file.path)))
@@ -118,9 +124,49 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     onDemand,
     lateBound,
     onRequest: context.onRequest,
-    harness: harnessView(context, preload === 'none' ? [] : viewed, lateBound, text),
+    harness: harnessView(
+      context,
+      preload === 'none' ? [] : withWithheld(context, viewed),
+      withWithheldLate(context, lateBound),
+      text,
+    ),
     profile: context.profile,
+    withheld: [...context.withheld.values()].sort((a, b) => a.order - b.order).map((w) => w.entry),
   }
+}
+
+/** The viewed entries with each withheld start file's mark at its place in load order. */
+function withWithheld(
+  context: DiscoveryContext,
+  viewed: readonly (ViewEntry & { order: number })[],
+): ViewEntry[] {
+  const held = [...context.withheld.values()]
+    .filter((w) => w.entry.when === 'start')
+    .sort((a, b) => a.order - b.order)
+  const out: ViewEntry[] = []
+  let next = 0
+  const mark = (w: (typeof held)[number]): ViewEntry => ({
+    ...markOf(context, w.entry),
+    kind: w.global ? 'global' : 'project',
+  })
+  for (const { order, ...entry } of viewed) {
+    while (next < held.length && held[next]!.order < order) out.push(mark(held[next++]!))
+    out.push(entry)
+  }
+  while (next < held.length) out.push(mark(held[next++]!))
+  return out
+}
+
+/** The late-bound files, then the withheld on-demand files that the working paths would load, as marks. */
+function withWithheldLate(context: DiscoveryContext, late: readonly LateBoundFile[]): ViewLate[] {
+  const held = [...context.withheld.values()]
+    .filter((w) => w.entry.when === 'on-demand' && (w.entry.loadedFor?.length ?? 0) > 0)
+    .sort((a, b) => a.order - b.order)
+  return [...late, ...held.map((w) => markOf(context, w.entry))]
+}
+
+function markOf(context: DiscoveryContext, entry: Withheld): ViewLate {
+  return { path: entry.path, text: withheldMark(context.mode, entry.reason), withheld: entry.reason }
 }
 
 function applyCap(plan: ModePlan, bodies: readonly string[]): (BudgetCut | null)[] {

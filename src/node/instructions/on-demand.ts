@@ -147,10 +147,16 @@ export async function nestedOnDemand(
     for (const name of names) {
       const path = join(dir, name)
       if (!(await isFile(context, path))) continue
-      const loaded = await loadFound(context, path, [context.root])
-      if (loaded === undefined) continue
+      const trigger: OnDemandTrigger = { kind: 'under', dir }
+      const loadedFor = context.options.paths.filter((p) => fires(trigger, p))
+      const loaded = await loadFound(context, path, [context.root], { loadedFor })
+      if (loaded === undefined) {
+        // A withheld file is still the one the harness picks in its directory.
+        if (options.firstOnly && context.withheld.has(path)) break
+        continue
+      }
       const text = options.shape === undefined ? loaded.text : options.shape(loaded.text)
-      if (text.trim().length > 0) context.onDemand.push({ loaded, trigger: { kind: 'under', dir }, text })
+      if (text.trim().length > 0) context.onDemand.push({ loaded, trigger, text })
       if (options.firstOnly) break
     }
   }

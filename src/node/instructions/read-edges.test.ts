@@ -43,7 +43,7 @@ describe('an instruction file that cannot be read', () => {
       {
         code: 'outside-root',
         severity: 'warning',
-        message: `AGENTS.md resolves outside ${repo} (a link pointing elsewhere); it was not read. Replace the link with the file itself.`,
+        message: `AGENTS.md: links to ${join(outside, 'rules.md')}, outside the project; it was not read. Replace the link with the file itself.`,
         path: join(repo, 'AGENTS.md'),
       },
     ])
@@ -51,7 +51,7 @@ describe('an instruction file that cannot be read', () => {
       file: join(repo, 'AGENTS.md'),
       status: 'skipped',
       code: 'outside-root',
-      reason: `AGENTS.md resolves outside ${repo}, so it was not read`,
+      reason: `not read: links to ${join(outside, 'rules.md')}, outside the project`,
     })
   })
 

@@ -96,11 +96,14 @@ export interface DiscoverInstructionsOptions {
   /** Whether `@path` imports are followed in the modes that have them; default true. */
   imports?: boolean
   /**
-   * Globs (relative to the root) taken back off the deny-list: imports never
-   * read `.git/`, `.hg/`, `.svn/`, `.env`, `.env.*` (but `.env.example`,
+   * Globs (relative to the root) taken back off the deny-list: no
+   * instruction file, import or file a harness setting names is read from
+   * `.git/`, `.hg/`, `.svn/`, `.env`, `.env.*` (but `.env.example`,
    * `.env.sample`, `.env.template`), `*.pem`, `*.key`, `id_rsa*`,
-   * `id_ed25519*`, `id_ecdsa*`, `id_dsa*`, `.npmrc`, `.netrc`, `.pgpass`
-   * unless one of these matches.
+   * `id_ed25519*`, `id_ecdsa*`, `id_dsa*`, `.npmrc`, `.netrc`, `.pgpass`,
+   * `oauth_creds.json`, `.credentials.json`, `credentials.json` or
+   * `auth.json`, by its name or by the file a link resolves to, unless one
+   * of these matches.
    */
   allowFiles?: readonly string[]
   /** What to preload; default `full`. */
@@ -180,6 +183,8 @@ export type InstructionDiagnosticCode =
   | 'import-too-deep'
   | 'on-demand-limit'
   | 'harness-config'
+  | 'denied'
+  | 'repository-name'
 
 /** Something a user can fix or should know about, as data. */
 export interface InstructionDiagnostic {
@@ -283,13 +288,48 @@ export interface HarnessPart {
   text: string
   /** The span compared byte for byte with a recording: `text` after the first mark and before the line breaks that precede the next (all of `text` when there is none). */
   compared: string
-  /** Tokens of the part, marks counted as the prose they stand for. */
+  /** Tokens of the part, marks counted as the prose they stand for; a withheld mark counts as nothing (its text was never read). */
   tokens: number
   marks: HarnessMark[]
   /** The files it carries, absolute, in order. */
   files: string[]
   /** False where the framing could not be read from the harness's published source (it follows its documentation instead). */
   exact: boolean
+  /** Marks standing in `text` for what the harness would send here and sysprompt withholds (see `Withheld`). */
+  withheld: WithheldMark[]
+}
+
+/**
+ * Why sysprompt withholds text that the harness would send: a file on the
+ * deny-list (by its name or by where a link leads), a link leading outside
+ * the project, a name that a repository's own settings add for the user's
+ * home directory.
+ */
+export type WithheldCode = 'denied' | 'outside-root' | 'repository-name'
+
+/**
+ * Text a harness would really send that sysprompt does not read (issue 30):
+ * discovery lists it, `explain` says why, and the harness view shows a mark
+ * in its place (`[withheld: links to .env, a denied file; Claude Code would
+ * send it]`), so a view compared with a recording differs only there.
+ */
+export interface Withheld {
+  /** The file the harness would send, absolute (the name as found, not where a link leads). */
+  path: string
+  code: WithheldCode
+  /** Why, in words that follow the path: `links to .env, a denied file`. */
+  reason: string
+  /** `start` for a file loaded at session start, `on-demand` for one a harness loads late (sent for the working paths in `loadedFor`). */
+  when: 'start' | 'on-demand'
+  /** For an on-demand file: the working paths (`paths`) that would load it. */
+  loadedFor?: string[]
+}
+
+/** A withheld file's mark in a harness view: the mark as it stands in the part's `text`. */
+export interface WithheldMark {
+  mark: string
+  path: string
+  reason: string
 }
 
 /** What a harness sends for its instruction files (SPEC §6 harness view). */
@@ -332,6 +372,8 @@ export interface InstructionDiscovery {
   harness: HarnessView
   /** The version profile that applied (null in `sysprompt` mode). */
   profile: HarnessProfileInfo | null
+  /** What the harness would send that sysprompt withholds, in load order (each also a skip `explain` gives). */
+  withheld: Withheld[]
 }
 
 /** Why a file was or was not loaded (stable codes, for tools and tests). */
@@ -354,6 +396,7 @@ export type InstructionReasonCode =
   | 'outside-cwd'
   | 'unreadable'
   | 'denied'
+  | 'repository-name'
   | 'import-cycle'
   | 'import-too-deep'
   | 'on-demand'

@@ -52,6 +52,6 @@ export interface ProjectOptions {
   countCache?: TokenCountCache
   /** Template, lock and tools files larger than this are refused; default 1 MiB (`DEFAULT_MAX_FILE_BYTES`). */
   maxFileBytes?: number
-  /** Globs (relative to the root) taken back off the deny-list for `file:` and imports (`DEFAULT_DENY_LIST`). */
+  /** Globs (relative to the root) taken back off the deny-list for `file:`, instruction files and imports (`DEFAULT_DENY_LIST`). */
   allowFiles?: string[]
 }

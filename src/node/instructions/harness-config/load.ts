@@ -15,6 +15,8 @@ const CLAUDE_STATE_LIMIT = 16 * 1024 * 1024
 export interface Setting {
   value: SettingValue
   source: string
+  /** Whether a project file (untrusted) set it; the user's own files and flags are not. */
+  project?: boolean
 }
 
 /** An opencode `instructions` entry with where it came from: project-level entries stay inside the project. */
@@ -29,6 +31,12 @@ export interface InstructionsEntry {
 export interface HarnessSettings {
   /** Settings by the harness's key name. */
   values: Map<string, Setting>
+  /**
+   * The settings as the user's own files and flags alone leave them, with no
+   * project file's say: what may choose files in the user's home directories
+   * (a repository's settings never do). Only keys that some file or flag set.
+   */
+  user: Map<string, Setting>
   /** Codex's home (`CODEX_HOME`, else `~/.codex`): where its global file and config live. */
   codexHome?: string
   /** opencode's `instructions`, merged over its config files in order (arrays concatenate). */
@@ -57,7 +65,7 @@ export async function loadHarnessSettings(
   env: Readonly<Record<string, string | undefined>>,
   readFiles: boolean,
 ): Promise<HarnessSettings> {
-  const settings: HarnessSettings = { values: new Map(), instructions: [] }
+  const settings: HarnessSettings = { values: new Map(), user: new Map(), instructions: [] }
   if (context.mode === 'codex') {
     const given = env.CODEX_HOME
     settings.codexHome =
@@ -71,6 +79,7 @@ export async function loadHarnessSettings(
       settings.instructions = (value as string[]).map((pattern) => ({ pattern, source, project: false }))
     }
     settings.values.set(key, { value, source })
+    settings.user.set(key, { value, source })
   }
   return settings
 }
@@ -260,8 +269,11 @@ function take(
     const raw = at(read.data, spec.key.split('.'))
     if (raw === undefined) continue
     const value = checked(context, read, spec.key, raw, mode)
-    if (value !== undefined)
-      settings.values.set(spec.key, { value, source: `${spec.key} in ${context.display(read.file.path)}` })
+    if (value === undefined) continue
+    const setting: Setting = { value, source: `${spec.key} in ${context.display(read.file.path)}` }
+    if (read.file.project) setting.project = true
+    else settings.user.set(spec.key, setting)
+    settings.values.set(spec.key, setting)
   }
 }
 

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
 import { emptyHome, fixtureTree, removeFixtures } from '../fixtures.test-helper.js'
 import type { InstructionMode } from '../types.js'
+import { harnessName } from '../withheld.js'
 
 afterAll(removeFixtures)
 
@@ -34,7 +35,7 @@ describe('a link above the root, in the modes that walk there', () => {
       expect(found.diagnostics, rel).toContainEqual({
         code: 'outside-root',
         severity: 'warning',
-        message: `../${rel} resolves outside ${base} (a link pointing elsewhere); it was not read. Replace the link with the file itself.`,
+        message: `../${rel}: links to ${join(outside, 'secret.md')}, outside ${base}; it was not read (${harnessName(mode)} would send it). Replace the link with the file itself.`,
         path: join(base, rel),
       })
   })

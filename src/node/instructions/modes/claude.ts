@@ -153,7 +153,7 @@ async function load(
   /** How far its walked directory lies from cwd (global files: farthest), for the budget. */
   distance: number,
 ): Promise<PlannedEntry[]> {
-  const loaded = await loadFound(context, path, roots)
+  const loaded = await loadFound(context, path, roots, kind)
   if (loaded === undefined) return []
   if (scope.seen.has(loaded.realPath)) {
     context.skip(path, 'duplicate', 'the same file was already loaded')
@@ -197,7 +197,11 @@ async function rules(
   const loaded: string[] = []
   for (const path of files) {
     const read = await loadFound(context, path, roots)
-    if (read === undefined) continue
+    if (read === undefined) {
+      // Withheld (a link to a denied file): listed, so that its mark takes the rule's place among the files.
+      if (context.withheld.has(path)) loaded.push(path)
+      continue
+    }
     const globs = pathGlobs(read.text)
     if (globs !== undefined) {
       const text = read.text.replace(FRONT_MATTER, '')

@@ -88,7 +88,7 @@ async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | un
       )
       continue
     }
-    const loaded = await loadFound(context, path, [dirname(path)])
+    const loaded = await loadFound(context, path, [dirname(path)], 'global')
     if (loaded === undefined) continue
     // Codex trims its global instructions (project files are kept as read).
     chosen = await plannedEntry(context, loaded, 'global', {

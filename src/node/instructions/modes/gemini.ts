@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { byCodeUnit } from '../../../registry/tool-order.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
@@ -13,7 +13,9 @@ import { inlineGeminiImports } from './gemini-imports.js'
  * - names: `GEMINI.md`, plus the configured `context.fileName` list
  *   (`names`), added to it rather than replacing it; every name present in
  *   a directory is read; CLAUDE.md and AGENTS.md are never read unless named;
- * - global: each name in `~/.gemini`, in name order;
+ * - global: each name in `~/.gemini`, in name order, except a name only a
+ *   repository's settings add (withheld: Gemini CLI would read the user's
+ *   `~/.gemini/oauth_creds.json` if a repository named it);
  * - project walk from cwd up to the git root (or the `root` option);
  *   outside a git repository, cwd alone; `~/.gemini` is never a project
  *   directory; nothing below cwd is read at start-up (files there arrive
@@ -47,6 +49,10 @@ export const geminiMode: ModeRules = {
     const entries: PlannedEntry[] = []
     for (const path of globals) {
       if (!(await isFile(context, path))) continue
+      if (context.options.globalFiles === undefined && !homeName(context, basename(path))) {
+        withholdHomeName(context, path)
+        continue
+      }
       const entry = await load(context, path, 'global', dirname(path))
       if (entry !== undefined) entries.push(entry)
     }
@@ -69,6 +75,27 @@ export const geminiMode: ModeRules = {
   },
 }
 
+/** Whether `name` may be read in `~/.gemini`: `GEMINI.md`, or a name the user chose (never one only a repository's settings add). */
+function homeName(context: DiscoveryContext, name: string): boolean {
+  return name === 'GEMINI.md' || (context.options.homeNames ?? []).includes(name)
+}
+
+/**
+ * A file of `~/.gemini` that Gemini CLI reads only because the repository's
+ * `.gemini/settings.json` names it (`context.fileName: ["oauth_creds.json"]`
+ * would send the user's credentials): withheld, with a warning.
+ */
+function withholdHomeName(context: DiscoveryContext, path: string): void {
+  const source = context.setting('context.fileName')?.source ?? 'context.fileName'
+  const reason = `a name only the repository's settings add (${source}), and a repository never chooses what is read in your home directory`
+  if (context.withhold({ path, code: 'repository-name', reason, when: 'start' }, true))
+    context.report(
+      'repository-name',
+      `${context.display(path)}: ${reason}; it was not read (Gemini CLI would send it). Remove the name from the repository's settings, or add it to context.fileName in your own ~/.gemini/settings.json if you mean Gemini CLI to read it.`,
+      path,
+    )
+}
+
 /** Gemini CLI's handling of one file: imports inlined within `root`, then trimmed; blank files left out. */
 async function load(
   context: DiscoveryContext,
@@ -76,7 +103,7 @@ async function load(
   kind: 'global' | 'project',
   root: string,
 ): Promise<PlannedEntry | undefined> {
-  const loaded = await loadFound(context, path, [root])
+  const loaded = await loadFound(context, path, [root], kind)
   if (loaded === undefined) return undefined
   return plannedEntry(context, loaded, kind, {
     inline: (file) => inlineGeminiImports(context, file, root),

@@ -26,6 +26,7 @@ describe('harness view parts', () => {
         marks: [],
         tokens: expect.any(Number),
         exact: true,
+        withheld: [],
       },
     ])
   })
@@ -53,6 +54,7 @@ describe('harness view parts', () => {
         files: [join(rules, 'always.mdc')],
         marks: [],
         exact: false,
+        withheld: [],
       },
       {
         placement: 'tool-result',
@@ -62,6 +64,7 @@ describe('harness view parts', () => {
         files: [join(rules, 'a.mdc'), join(rules, 'b.mdc')],
         marks: [],
         exact: false,
+        withheld: [],
       },
     ])
   })

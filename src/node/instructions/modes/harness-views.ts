@@ -1,12 +1,34 @@
 import { basename, join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
-import type { HarnessMark, HarnessPart, HarnessView, InstructionMode, LateBoundFile } from '../types.js'
+import type { HarnessMark, HarnessPart, HarnessView, InstructionMode } from '../types.js'
 
-/** One loaded file as the view sees it: the text the mode keeps for it (after any cap). */
+/**
+ * One file as the view sees it: the text the mode keeps for it (after any
+ * cap), or, for a file the harness would send that sysprompt withholds,
+ * the mark that stands in its place (`withheld` then holds the reason).
+ */
 export interface ViewEntry {
   path: string
   kind: 'global' | 'project' | 'import'
   text: string
+  withheld?: string
+}
+
+/** A late-bound file as the view sees it (a withheld one holds its mark, as in `ViewEntry`). */
+export interface ViewLate {
+  path: string
+  text: string
+  withheld?: string
+}
+
+/** The files a part carries and the withheld marks that stand in it, from its entries. */
+function carried(entries: readonly ViewLate[]): Pick<HarnessPart, 'files' | 'withheld'> {
+  return {
+    files: entries.filter((e) => e.withheld === undefined).map((e) => e.path),
+    withheld: entries.flatMap((e) =>
+      e.withheld === undefined ? [] : [{ mark: e.text, path: e.path, reason: e.withheld }],
+    ),
+  }
 }
 
 /**
@@ -35,19 +57,24 @@ function markOf(context: DiscoveryContext, prose: Prose): HarnessMark {
 
 function part(
   context: DiscoveryContext,
-  fields: Omit<HarnessPart, 'compared' | 'tokens' | 'marks' | 'exact'> & {
+  fields: Omit<HarnessPart, 'compared' | 'tokens' | 'marks' | 'exact' | 'withheld'> & {
     marks?: HarnessMark[]
     exact?: boolean
+    withheld?: HarnessPart['withheld']
   },
 ): HarnessPart {
   const marks = fields.marks ?? []
+  const withheld = fields.withheld ?? []
   let tokens = context.count(fields.text)
   for (const m of marks) tokens += m.tokens - context.count(m.mark)
+  // A withheld file's text was never read: its mark counts as nothing (at most the tokens around it shift).
+  for (const w of withheld) tokens -= context.count(w.mark)
+  tokens = Math.max(0, tokens)
   // A view marks at most one stretch of prose, the harness's preamble: what follows it is compared.
   const first = marks[0]
   const compared =
     first === undefined ? fields.text : fields.text.slice(fields.text.indexOf(first.mark) + first.mark.length)
-  return { ...fields, marks, compared, tokens, exact: fields.exact ?? true }
+  return { ...fields, marks, compared, tokens, exact: fields.exact ?? true, withheld }
 }
 
 /**
@@ -64,9 +91,7 @@ function codex(context: DiscoveryContext, entries: readonly ViewEntry[]): Harnes
   )
   if (body.length === 0) return []
   const text = `# AGENTS.md instructions for ${context.cwd}\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>`
-  return [
-    part(context, { placement: 'separate-message', role: 'user', text, files: entries.map((e) => e.path) }),
-  ]
+  return [part(context, { placement: 'separate-message', role: 'user', text, ...carried(entries) })]
 }
 
 /**
@@ -88,7 +113,7 @@ function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): Harne
       placement: 'first-user-message',
       role: 'user',
       text,
-      files: kept.map((e) => e.path),
+      ...carried(kept),
       marks: [pre],
     }),
   ]
@@ -132,7 +157,7 @@ function geminiBlocks(files: readonly { path: string; text: string }[]): string 
 function gemini(
   context: DiscoveryContext,
   entries: readonly ViewEntry[],
-  late: readonly LateBoundFile[],
+  late: readonly ViewLate[],
 ): HarnessPart[] {
   const parts: HarnessPart[] = []
   const global = entries.filter((e) => e.kind === 'global')
@@ -147,7 +172,7 @@ function gemini(
         placement: 'system-prompt',
         role: 'system',
         text,
-        files: global.map((e) => e.path),
+        ...carried(global),
         marks: [pre],
       }),
     )
@@ -160,7 +185,7 @@ function gemini(
         placement: 'first-user-message',
         role: 'user',
         text,
-        files: project.map((e) => e.path),
+        ...carried(project),
         // The flat import layout is not reproduced: imports stay inlined as in the tree layout.
         exact: context.setting('context.importFormat')?.value !== 'flat',
       }),
@@ -169,9 +194,7 @@ function gemini(
   const lateText = geminiBlocks(late)
   if (lateText.length > 0) {
     const text = `\n\n--- Newly Discovered Project Context ---\n${lateText}\n--- End Project Context ---`
-    parts.push(
-      part(context, { placement: 'tool-result', role: 'tool', text, files: late.map((f) => f.path) }),
-    )
+    parts.push(part(context, { placement: 'tool-result', role: 'tool', text, ...carried(late) }))
   }
   return parts
 }
@@ -194,12 +217,14 @@ function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPa
   const text = [...own, ...(project === '' ? [] : [project])].join('\n\n')
   if (text.length === 0) return []
   const paths = [replace?.path, append?.path].filter((p) => p !== undefined)
+  const { files: carriedFiles, withheld } = carried(entries)
   return [
     part(context, {
       placement: 'system-prompt',
       role: 'system',
       text,
-      files: [...paths, ...entries.map((e) => e.path)],
+      files: [...paths, ...carriedFiles],
+      withheld,
     }),
   ]
 }
@@ -213,21 +238,19 @@ function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPa
 function opencode(
   context: DiscoveryContext,
   entries: readonly ViewEntry[],
-  late: readonly LateBoundFile[],
+  late: readonly ViewLate[],
 ): HarnessPart[] {
   const parts: HarnessPart[] = []
   if (entries.length > 0) {
     const text = entries.map((e) => `Instructions from: ${e.path}\n${e.text}`).join('\n')
-    parts.push(
-      part(context, { placement: 'system-prompt', role: 'system', text, files: entries.map((e) => e.path) }),
-    )
+    parts.push(part(context, { placement: 'system-prompt', role: 'system', text, ...carried(entries) }))
   }
   parts.push(...unframedLate(context, late))
   return parts
 }
 
 /** Late-bound files of a harness whose tool-result framing is not reproduced: their texts, marked inexact. */
-function unframedLate(context: DiscoveryContext, late: readonly LateBoundFile[]): HarnessPart[] {
+function unframedLate(context: DiscoveryContext, late: readonly ViewLate[]): HarnessPart[] {
   if (late.length === 0) return []
   const text = late.map((f) => f.text).join('\n\n')
   return [
@@ -235,44 +258,52 @@ function unframedLate(context: DiscoveryContext, late: readonly LateBoundFile[])
       placement: 'tool-result',
       role: 'tool',
       text,
-      files: late.map((f) => f.path),
+      ...carried(late),
       exact: false,
     }),
   ]
 }
 
-/** sysprompt's own: the discovery text, in the system prompt. */
+/** sysprompt's own: the discovery text, in the system prompt (what sysprompt withholds it never sends, so no mark). */
 function sysprompt(context: DiscoveryContext, entries: readonly ViewEntry[], text: string): HarnessPart[] {
   if (text.length === 0) return []
-  return [
-    part(context, { placement: 'system-prompt', role: 'system', text, files: entries.map((e) => e.path) }),
-  ]
+  return [part(context, { placement: 'system-prompt', role: 'system', text, ...carried(sent(entries)) })]
 }
 
 /**
  * A convention mode (issue 16): its tool's framing is not published, so the
  * discovery text stands in the system prompt and late-bound rules in a
- * tool result, both marked inexact.
+ * tool result, both marked inexact. The discovery text has no place for a
+ * withheld file's mark: `explain` and the discovery's `withheld` list say
+ * what the tool would also send.
  */
 function convention(
   context: DiscoveryContext,
   entries: readonly ViewEntry[],
-  late: readonly LateBoundFile[],
+  late: readonly ViewLate[],
   text: string,
 ): HarnessPart[] {
   const start = sysprompt(context, entries, text).map((p) => ({ ...p, exact: false }))
-  return [...start, ...unframedLate(context, late)]
+  return [...start, ...unframedLate(context, sent(late))]
+}
+
+/** The entries without the withheld ones. */
+function sent<T extends ViewLate>(entries: readonly T[]): T[] {
+  return entries.filter((e) => e.withheld === undefined)
 }
 
 /**
  * The harness view of one discovery (SPEC §6): the text and placement the
  * mode's harness sends for the files it loaded, with the late-bound files
- * where the harness puts them.
+ * where the harness puts them. A file the harness would send that sysprompt
+ * withholds keeps its place and framing, its text replaced by a mark
+ * (`[withheld: links to .env, a denied file; Claude Code would send it]`,
+ * listed in the part's `withheld`).
  */
 export function harnessView(
   context: DiscoveryContext,
   entries: readonly ViewEntry[],
-  late: readonly LateBoundFile[],
+  late: readonly ViewLate[],
   text: string,
 ): HarnessView {
   const mode: InstructionMode = context.mode

@@ -93,7 +93,7 @@ async function globalEntry(context: DiscoveryContext): Promise<PlannedEntry | un
   // opencode takes the first global file that exists, even an empty one.
   const [path, ...later] = present
   if (path === undefined) return undefined
-  const loaded = await loadFound(context, path, [dirname(path)])
+  const loaded = await loadFound(context, path, [dirname(path)], 'global')
   if (loaded === undefined) return undefined
   for (const other of later)
     context.skip(

@@ -37,7 +37,7 @@ export const piMode: ModeRules = {
         (p) => p !== undefined,
       )
     for (const path of globals) {
-      const loaded = await loadFound(context, path, [dirname(path)])
+      const loaded = await loadFound(context, path, [dirname(path)], 'global')
       if (loaded !== undefined) entries.push(await plannedEntry(context, loaded, 'global'))
     }
     const seen = new Set(entries.map((entry) => entry.path))
