@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path'
 import { isInside } from '../../safe-read.js'
+import { blankCodeSpans } from '../code-spans.js'
 import type { DiscoveryContext } from '../context.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
 import { type PlannedEntry, plannedEntry } from '../plan.js'
@@ -28,7 +29,7 @@ export function findClaudeImports(text: string): string[] {
       fence = marker
       continue
     }
-    const line = raw.replace(/(`+)[\s\S]*?\1/g, (span) => ' '.repeat(span.length))
+    const line = blankCodeSpans(raw)
     for (const match of line.matchAll(REFERENCE)) {
       const path = match[1]!.replace(/\\ /g, ' ').replace(/#.*$/, '')
       if (/^(?:\.{1,2}\/|~\/|\/|[A-Za-z0-9_-])/.test(path)) found.push(path)

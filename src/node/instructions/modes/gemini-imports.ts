@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { LineCounter } from '../../../shared/line-counter.js'
 import { isInside } from '../../safe-read.js'
+import { codeSpans } from '../code-spans.js'
 import type { DiscoveryContext } from '../context.js'
 import { type ImportSpan, type Inlined, shiftSpans } from '../import-spans.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
@@ -41,12 +42,9 @@ export function findGeminiImports(content: string): GeminiImport[] {
   return found
 }
 
-/** Backtick spans (any run length, closed by the same run), where Gemini CLI leaves `@` alone. */
+/** Backtick spans (a run of backticks closed by the next run of the same length), where Gemini CLI leaves `@` alone. */
 export function codeRegions(content: string): [number, number][] {
-  const regions: [number, number][] = []
-  for (const match of content.matchAll(/(`+)([\s\S]*?)\1/g))
-    regions.push([match.index, match.index + match[0].length])
-  return regions
+  return codeSpans(content)
 }
 
 /**
@@ -85,10 +83,13 @@ export async function inlineGeminiImports(
   let out = ''
   let last = 0
   const from = context.display(file.path)
+  // References and regions both come in order, so one pointer finds the region a reference may lie in.
+  let region = 0
   for (const ref of findGeminiImports(content)) {
     out += content.slice(last, ref.start)
     last = ref.end
-    if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
+    while (region < regions.length && regions[region]![1] <= ref.start) region++
+    if (region < regions.length && ref.start >= regions[region]![0]) {
       out += `@${ref.path}`
       continue
     }
