@@ -147,7 +147,7 @@ export function admit(context: DiscoveryContext, wanted: Wanted, realPath: strin
 }
 
 function budgetWords(state: Expansion): string {
-  return `at most ${groupDigits(state.maxFiles)} files and ${groupDigits(state.maxBytes)} bytes`
+  return `at most ${groupDigits(state.maxFiles)} ${state.maxFiles === 1 ? 'file' : 'files'} and ${groupDigits(state.maxBytes)} bytes`
 }
 
 /** Records that `wanted` was withheld, unless it reached the prompt elsewhere (a file inlined in one place may be withheld in another). */
