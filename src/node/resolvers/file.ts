@@ -67,7 +67,7 @@ export function fileResolver(options: FileResolverOptions): VariableResolver {
   const maxFiles = options.budget?.maxFiles ?? DEFAULT_MAX_EXPANDED_FILES
   const maxBytes = options.budget?.maxBytes ?? DEFAULT_MAX_EXPANDED_BYTES
   const usesOf = options.budget?.usesOf ?? (() => 1)
-  const valueOf = (outcome: ReadOutcome, path: string): string | null => {
+  const textOf = (outcome: ReadOutcome, path: string): string | null => {
     if (!outcome.ok) return null
     if (!outcome.truncated) return outcome.text
     const lastBreak = outcome.text.lastIndexOf('\n')
@@ -114,7 +114,7 @@ export function fileResolver(options: FileResolverOptions): VariableResolver {
           reads.set(lexical, outcome)
           if (outcome.ok) files.add(outcome.realPath)
         }
-        const value = valueOf(outcome, path)
+        const value = textOf(outcome, path)
         if (value === null) {
           values.set(key, null)
           continue
