@@ -1,7 +1,7 @@
 /**
  * Benchmark entry point: `npm run bench` (`tsx bench/run.ts`).
  *
- * Options: `--quick` for a short smoke run; `--only=template|registry|scale|tokens|startup|store`
+ * Options: `--quick` for a short smoke run; `--only=template|registry|scale|tokens|startup|store|adversarial`
  * (startup spawns the built CLI: `npm run build` first); `--clock=wall|cpu|auto`
  * (default auto: process CPU time when the load average exceeds the
  * cores, since wall time then measures the other tenants as much as the
@@ -12,6 +12,7 @@
  * Each benchmark lives in its own module and exports one function; add new
  * ones to BENCHES.
  */
+import { runAdversarialBench } from './adversarial.js'
 import { type Clock, useClock } from './measure.js'
 import { runRegistryBench } from './registry.js'
 import { runScaleBench } from './scale.js'
@@ -38,6 +39,7 @@ const BENCHES: { name: string; run: (options: { quick: boolean }) => Promise<voi
   { name: 'tokens', run: (options) => runTokensBench(options) },
   { name: 'startup', run: (options) => runStartupBench(options) },
   { name: 'store', run: (options) => runStoreBench(options) },
+  { name: 'adversarial', run: (options) => runAdversarialBench(options) },
 ]
 
 const started = performance.now()

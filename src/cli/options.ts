@@ -2,6 +2,7 @@ import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
+import { DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_EXPANDED_FILES } from '../node/instructions/budget.js'
 import { parseHarnessOverride } from '../node/instructions/harness-config/keys.js'
 import { parseModeSpec, resolveProfile } from '../node/instructions/modes/profiles.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
@@ -117,6 +118,14 @@ export function addPromptOptions(command: Command): Command {
     .option(
       '--max-file-bytes <n>',
       `refuse template, lock and tools files larger than this (default: ${DEFAULT_MAX_FILE_BYTES}, 1 MiB)`,
+    )
+    .option(
+      '--max-expanded-files <n>',
+      `at most this many files brought in by instruction discovery (per mode: files, imports, rules) and by file: values (per render) (default: ${DEFAULT_MAX_EXPANDED_FILES}); past it the rest is withheld with a mark`,
+    )
+    .option(
+      '--max-expanded-bytes <n>',
+      `at most this many bytes of expanded text in the same budget (default: ${DEFAULT_MAX_EXPANDED_BYTES}, 4 MiB)`,
     )
     .option(
       '--allow-file <glob>',
@@ -249,6 +258,8 @@ export async function readPromptOptions(
       'pass bytes, e.g. 2097152',
     )
   }
+  const maxExpandedFiles = positiveOption(raw.maxExpandedFiles, '--max-expanded-files', 'files, e.g. 400')
+  const maxExpandedBytes = positiveOption(raw.maxExpandedBytes, '--max-expanded-bytes', 'bytes, e.g. 8388608')
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
   const cache = raw.cache !== false
@@ -270,5 +281,17 @@ export async function readPromptOptions(
     ...(countCache === undefined ? {} : { countCache }),
     maxFileBytes,
     allowFiles: list(raw.allowFile),
+    ...(maxExpandedFiles === undefined ? {} : { maxExpandedFiles }),
+    ...(maxExpandedBytes === undefined ? {} : { maxExpandedBytes }),
   }
+}
+
+/** A positive whole number given to `option`, `undefined` when not given; a usage error otherwise. */
+function positiveOption(value: unknown, option: string, example: string): number | undefined {
+  const text = str(value)
+  if (text === undefined) return undefined
+  const n = Number(text)
+  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(n))
+    throw new UsageError(`${option} ${text}: not a positive whole number`, `pass ${example}`)
+  return n
 }

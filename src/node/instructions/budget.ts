@@ -4,6 +4,16 @@ import { utf8Length } from '../../shared/hash.js'
 /** The default byte cap, as Codex's `project_doc_max_bytes`. */
 export const DEFAULT_MAX_BYTES = 32 * 1024
 
+/**
+ * The expansion budget's defaults, per mode's discovery: distinct files
+ * loaded (instruction files, imports, rule bodies) and bytes of expanded
+ * text (a file inlined twice counts twice). Far above any real project,
+ * low enough that a repository of files importing each other cannot hang
+ * discovery or exhaust memory.
+ */
+export const DEFAULT_MAX_EXPANDED_FILES = 200
+export const DEFAULT_MAX_EXPANDED_BYTES = 4 * 1024 * 1024
+
 /** One text under a budget: how near cwd it sits (0 = in cwd) and its place in load order. */
 export interface BudgetItem {
   text: string

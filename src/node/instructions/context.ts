@@ -4,6 +4,7 @@ import { countTokens, resolveTokenizer, withCountCache } from '../../compile/tok
 import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
+import { DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_EXPANDED_FILES } from './budget.js'
 import { findGitRoot } from './git-root.js'
 import { type HarnessOverride, parseHarnessOverride } from './harness-config/keys.js'
 import { type HarnessSettings, loadHarnessSettings, type Setting } from './harness-config/load.js'
@@ -101,6 +102,9 @@ export class DiscoveryContext {
       globalFiles: readonly string[] | undefined
       maxBytes: number | undefined
       imports: boolean
+      /** The expansion budget (see `expansion.ts`). */
+      maxExpandedFiles: number
+      maxExpandedBytes: number
       preload: PreloadRequest
       /** Working paths, absolute. */
       paths: readonly string[]
@@ -242,6 +246,8 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
       globalFiles: options.globalFiles?.map((file) => resolve(cwd, file)),
       maxBytes: options.maxBytes,
       imports: options.imports ?? true,
+      maxExpandedFiles: options.maxExpandedFiles ?? DEFAULT_MAX_EXPANDED_FILES,
+      maxExpandedBytes: options.maxExpandedBytes ?? DEFAULT_MAX_EXPANDED_BYTES,
       preload: options.preload ?? 'full',
       paths: (options.paths ?? []).map((path) => resolve(cwd, path)),
       allowFiles: options.allowFiles ?? [],

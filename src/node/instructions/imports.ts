@@ -1,9 +1,20 @@
 import { dirname, resolve } from 'node:path'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
+import {
+  admit,
+  budgetSpent,
+  keep,
+  loadOnce,
+  reportOnce,
+  reuse,
+  sizeOf,
+  spentBytes,
+  withheldMark,
+} from './expansion.js'
 import { type ImportSpan, type Inlined, shiftSpans } from './import-spans.js'
 import { describe } from './plan.js'
-import { importFailure, isRefusal, type LoadedFile, type LoadRefusal, loadFile } from './read.js'
+import { importFailure, isRefusal, type LoadedFile, type LoadRefusal } from './read.js'
 import type { InstructionFile } from './types.js'
 
 /** Imports nest at most this deep: a top file's imports are depth 1, theirs depth 2, … */
@@ -52,28 +63,52 @@ export function findImportLines(text: string): ImportLine[] {
  * the importing file, at most `MAX_IMPORT_DEPTH` deep and confined to
  * `roots` (the project root, or the global file's directory). An import
  * that escapes, is missing, cycles back or nests too deep is not followed:
- * its line stays as written and a diagnostic says why. The result says
- * where each imported text landed, so a later cut can tell what survived.
+ * its line stays as written and a diagnostic says why. An import past the
+ * expansion budget is replaced by a mark. Each file is read once and each
+ * subtree inlined once per discovery, then reused, so files that import
+ * each other many times over cost what their text costs, not one read per
+ * path. The result says where each imported text landed, so a later cut
+ * can tell what survived.
  */
 export async function inlineImports(
   context: DiscoveryContext,
   file: LoadedFile,
   roots: readonly string[],
-  depth = 0,
-  chain: readonly string[] = [file.realPath],
 ): Promise<Inlined> {
+  return (await inlineFrom(context, file, roots, 0, [file.realPath])).inlined
+}
+
+/** An inlined text, and every file its imports looked up in the chain (its text depends on whether they are there). */
+interface Expanded {
+  inlined: Inlined
+  tested: Set<string>
+}
+
+async function inlineFrom(
+  context: DiscoveryContext,
+  file: LoadedFile,
+  roots: readonly string[],
+  depth: number,
+  chain: readonly string[],
+): Promise<Expanded> {
   const text = file.text
   const imports: InstructionFile[] = []
   const spans: ImportSpan[] = []
+  const tested = new Set<string>()
   let out = ''
   let last = 0
   for (const line of findImportLines(text)) {
     out += text.slice(last, line.start)
     last = line.end
     const lineText = text.slice(line.start, line.end)
-    const inlined = await inlineOne(context, file, line.target, roots, depth, chain)
+    const inlined = await inlineOne(context, file, line.target, roots, depth, chain, tested)
     if (inlined === undefined) {
       out += lineText
+      continue
+    }
+    if (inlined === 'withheld') {
+      const path = resolve(dirname(file.path), line.target)
+      out += `${withheldMark(context, path)}${lineText.endsWith('\n') ? '\n' : ''}`
       continue
     }
     imports.push(inlined.file)
@@ -81,7 +116,7 @@ export async function inlineImports(
     spans.push(...shiftSpans(inlined.spans, out.length))
     out += lineText.endsWith('\n') && !inlined.text.endsWith('\n') ? `${inlined.text}\n` : inlined.text
   }
-  return { text: out + text.slice(last), imports, spans }
+  return { inlined: { text: out + text.slice(last), imports, spans }, tested }
 }
 
 async function inlineOne(
@@ -91,12 +126,14 @@ async function inlineOne(
   roots: readonly string[],
   depth: number,
   chain: readonly string[],
-): Promise<{ text: string; file: InstructionFile; spans: ImportSpan[] } | undefined> {
+  tested: Set<string>,
+): Promise<{ text: string; file: InstructionFile; spans: ImportSpan[] } | 'withheld' | undefined> {
   const path = resolve(dirname(importer.path), target)
   const from = context.display(importer.path)
   const shown = context.display(path)
   if (depth + 1 > MAX_IMPORT_DEPTH) {
-    context.report(
+    reportOnce(
+      context,
       'import-too-deep',
       `${from} imports ${shown} at depth ${depth + 1}; imports nest at most ${MAX_IMPORT_DEPTH} deep, so it was not followed. Import it from a shallower file.`,
       path,
@@ -104,8 +141,14 @@ async function inlineOne(
     context.skip(path, 'import-too-deep', `imported by ${from} deeper than ${MAX_IMPORT_DEPTH} levels`)
     return undefined
   }
+  const wanted = { path, from }
+  // Past the budget nothing more is read: the mark stands in for whatever the file holds.
+  if (budgetSpent(context)) {
+    admit(context, wanted, path, 0) // refused: records the file as withheld
+    return 'withheld'
+  }
   const loaded: LoadedFile | LoadRefusal = roots.some((root) => isInside(root, path))
-    ? await loadFile(context, path, roots, context.denyList)
+    ? await loadOnce(context, path, roots, context.denyList)
     : { failure: 'outside-root', why: 'lies outside the project' }
   if (isRefusal(loaded)) {
     const { code, what } = importFailure(loaded, roots)
@@ -113,7 +156,7 @@ async function inlineOne(
       loaded.failure === 'outside-root'
         ? 'it was not read. Move the file inside the project'
         : 'the @ line was left as written'
-    context.report(code, `${from} imports ${shown}, which ${what}; ${fix}.`, path)
+    reportOnce(context, code, `${from} imports ${shown}, which ${what}; ${fix}.`, path)
     context.skip(
       path,
       loaded.failure,
@@ -121,9 +164,11 @@ async function inlineOne(
     )
     return undefined
   }
+  tested.add(loaded.realPath)
   if (chain.includes(loaded.realPath)) {
     const cycle = [...chain, loaded.realPath].map((p) => context.display(p)).join(' → ')
-    context.report(
+    reportOnce(
+      context,
       'import-cycle',
       `import cycle ${cycle}: the import of ${shown} by ${from} was not followed.`,
       path,
@@ -135,7 +180,18 @@ async function inlineOne(
     )
     return undefined
   }
-  const nested = await inlineImports(context, loaded, roots, depth + 1, [...chain, loaded.realPath])
+  // The same file at the same depth inlines the same way wherever it is imported, unless its cycle checks meet this chain.
+  const key = `${loaded.realPath}\0${depth + 1}\0${roots.join('\0')}`
+  let nested = reuse(context, key, wanted, loaded.realPath, chain, tested)
+  if (nested === 'withheld') return 'withheld'
+  if (nested === undefined) {
+    const before = spentBytes(context)
+    if (!admit(context, wanted, loaded.realPath, sizeOf(context, loaded))) return 'withheld'
+    const expanded = await inlineFrom(context, loaded, roots, depth + 1, [...chain, loaded.realPath])
+    for (const path of expanded.tested) tested.add(path)
+    keep(context, key, expanded, spentBytes(context) - before, chain)
+    nested = expanded.inlined
+  }
   context.decide(path, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
   return { text: nested.text, file: describe(loaded, nested.imports), spans: nested.spans }
 }

@@ -3,7 +3,13 @@
  * sysprompt does or as a named harness does, with imports, a visible
  * byte budget, preload classes and explanations.
  */
-export { DEFAULT_MAX_BYTES, groupDigits, omissionNotice } from './budget.js'
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_EXPANDED_BYTES,
+  DEFAULT_MAX_EXPANDED_FILES,
+  groupDigits,
+  omissionNotice,
+} from './budget.js'
 export { discoverInstructions } from './discover.js'
 export { explainInstructions } from './explain.js'
 export {

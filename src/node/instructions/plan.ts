@@ -2,6 +2,7 @@ import { dirname, join, relative, sep } from 'node:path'
 import { isInside } from '../safe-read.js'
 import { groupDigits } from './budget.js'
 import type { DiscoveryContext } from './context.js'
+import { admit, sizeOf, withheldMark, withheldRule } from './expansion.js'
 import type { ImportSpan, Inlined } from './import-spans.js'
 import { isFile, type LoadedFile } from './read.js'
 import type { InstructionFile } from './types.js'
@@ -111,7 +112,9 @@ export interface EntryShape {
  * entry: its imports inlined when the mode inlines them (and imports are
  * on), its text shaped as the mode sends it, left out (recorded as
  * `empty`) when the mode skips it as blank, and placed at its distance from
- * cwd. `undefined` only when it was left out as blank.
+ * cwd. `undefined` only when it was left out as blank. Each file counts
+ * against the mode's expansion budget; past it, the entry's text is a
+ * withheld mark.
  */
 export async function plannedEntry(
   context: DiscoveryContext,
@@ -131,6 +134,22 @@ export async function plannedEntry(
   kind: PlannedEntry['kind'],
   shape: EntryShape = {},
 ): Promise<PlannedEntry | undefined> {
+  const distance =
+    shape.distance ??
+    (kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, dirname(loaded.path)))
+  if (!admit(context, { path: loaded.path }, loaded.realPath, sizeOf(context, loaded))) {
+    // Past the expansion budget: a mark stands where the harness would send the file.
+    return {
+      path: loaded.path,
+      kind,
+      text: `${withheldMark(context, loaded.path)}\n`,
+      file: { ...describe(loaded, []), truncated: true },
+      distance,
+      note: shape.note,
+      spans: [],
+      limit: { omitted: loaded.text.length, rule: withheldRule(context) },
+    }
+  }
   const inlined: Inlined =
     shape.inline !== undefined && context.options.imports
       ? await shape.inline(loaded)
@@ -140,9 +159,6 @@ export async function plannedEntry(
     context.skip(loaded.path, 'empty', shape.blank.reason)
     return undefined
   }
-  const distance =
-    shape.distance ??
-    (kind === 'global' ? Number.POSITIVE_INFINITY : distanceFrom(context, dirname(loaded.path)))
   return { path: loaded.path, kind, text, file: describe(loaded, imports), distance, note: shape.note, spans }
 }
 

@@ -96,6 +96,19 @@ export interface DiscoverInstructionsOptions {
   /** Whether `@path` imports are followed in the modes that have them; default true. */
   imports?: boolean
   /**
+   * The expansion budget of one mode's discovery: the instruction files it
+   * loads, their imports (each time one is inlined) and rule bodies count
+   * against at most `maxExpandedFiles` distinct files and `maxExpandedBytes`
+   * bytes of expanded text; past it the rest is withheld, each place marked
+   * (`[withheld: … past the expansion budget …]`), with one
+   * `expansion-budget` diagnostic naming the first file left out. Defaults
+   * 200 files and 4 MiB (`DEFAULT_MAX_EXPANDED_FILES`,
+   * `DEFAULT_MAX_EXPANDED_BYTES`); files loaded on demand are counted apart.
+   */
+  maxExpandedFiles?: number
+  /** See `maxExpandedFiles`. */
+  maxExpandedBytes?: number
+  /**
    * Globs (relative to the root) taken back off the deny-list: no
    * instruction file, import or file a harness setting names is read from
    * `.git/`, `.hg/`, `.svn/`, `.env`, `.env.*` (but `.env.example`,
@@ -185,6 +198,7 @@ export type InstructionDiagnosticCode =
   | 'harness-config'
   | 'denied'
   | 'repository-name'
+  | 'expansion-budget'
 
 /** Something a user can fix or should know about, as data. */
 export interface InstructionDiagnostic {

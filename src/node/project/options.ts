@@ -54,4 +54,13 @@ export interface ProjectOptions {
   maxFileBytes?: number
   /** Globs (relative to the root) taken back off the deny-list for `file:`, instruction files and imports (`DEFAULT_DENY_LIST`). */
   allowFiles?: string[]
+  /**
+   * The expansion budget: distinct files that instruction discovery (per
+   * mode) and `file:` values (per render) may bring in; default 200
+   * (`DEFAULT_MAX_EXPANDED_FILES`). Past it the rest is withheld, with a mark
+   * and a diagnostic.
+   */
+  maxExpandedFiles?: number
+  /** Bytes of expanded text in the same budget (a file placed twice counts twice); default 4 MiB (`DEFAULT_MAX_EXPANDED_BYTES`). */
+  maxExpandedBytes?: number
 }

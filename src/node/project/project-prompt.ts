@@ -1,10 +1,10 @@
 import type { CompiledPrompt, TokenCountCache } from '../../compile/index.js'
 import type { FragmentError } from '../../presets/index.js'
 import type { PromptAssembly, ToolSchema } from '../../registry/index.js'
-import type { GitDiagnostic, InstructionDiscovery, LoadedFragments } from '../index.js'
+import type { InstructionDiscovery, LoadedFragments } from '../index.js'
 import type { BuildFailure, SectionOrigin } from './failure.js'
 import type { ProjectOptions } from './options.js'
-import type { Catalog } from './resolvers.js'
+import type { Catalog, ResolverDiagnostic } from './resolvers.js'
 import type { JudgedRule } from './rules.js'
 import type { TemplateSource } from './template-source.js'
 
@@ -31,8 +31,8 @@ export interface ProjectPrompt {
   origins: Map<string, SectionOrigin>
   /** Section name → source for the lock (paths relative to the root). */
   sources: Record<string, string>
-  /** Why resolved values are absent where that is worth telling (git failed, timed out, refused the repository); one per cause. */
-  resolverDiagnostics: GitDiagnostic[]
+  /** Why resolved values are absent or withheld where that is worth telling (git failed, timed out, refused the repository; `file:` past the expansion budget); one per cause. */
+  resolverDiagnostics: ResolverDiagnostic[]
   assembly?: PromptAssembly
   compiled?: CompiledPrompt
   failure?: BuildFailure

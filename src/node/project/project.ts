@@ -8,13 +8,13 @@ import {
 } from '../../compile/index.js'
 import { createPromptRegistry } from '../../registry/index.js'
 import { keyNamespace } from '../../template/index.js'
-import { discoverInstructions, fragmentDirs, type GitDiagnostic, loadFragments, nodeHash } from '../index.js'
+import { discoverInstructions, fragmentDirs, loadFragments, nodeHash } from '../index.js'
 import { failureOf, frontMatterFailure } from './failure.js'
 import type { ProjectOptions } from './options.js'
 import type { ProjectPrompt } from './project-prompt.js'
 import { withIncludedFiles } from './provenance.js'
 import { DEFAULT_MAX_FILE_BYTES } from './read-file.js'
-import { catalogOf, cliResolvers } from './resolvers.js'
+import { catalogOf, cliResolvers, type ResolverDiagnostic } from './resolvers.js'
 import { projectRoot } from './root.js'
 import { judgeRules, loadRules } from './rules.js'
 import { registerSections } from './sections.js'
@@ -54,13 +54,14 @@ export async function buildProject(
       tokenizer: options.tokenizer,
       allowFiles: options.allowFiles ?? [],
       ...(options.countCache === undefined ? {} : { countCache: options.countCache }),
+      ...expansionLimits(options),
     }),
   ])
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const allowFiles = options.allowFiles ?? []
   const chosen = await chooseTemplate({ ...options, maxFileBytes }, root, overrides)
   const tools = options.tools === undefined ? [] : await readToolsFile(options.tools, maxFileBytes)
-  const resolverDiagnostics: GitDiagnostic[] = []
+  const resolverDiagnostics: ResolverDiagnostic[] = []
   const resolvers = cliResolvers({
     onDiagnostic: (d) => {
       if (!resolverDiagnostics.some((seen) => seen.message === d.message)) resolverDiagnostics.push(d)
@@ -71,6 +72,19 @@ export async function buildProject(
     allowFiles,
     pinned: new Map([...options.set].filter(([k]) => keyNamespace(k) !== undefined)),
     discovery,
+    fileExpansion: {
+      ...(options.maxExpandedFiles === undefined ? {} : { maxFiles: options.maxExpandedFiles }),
+      ...(options.maxExpandedBytes === undefined ? {} : { maxBytes: options.maxExpandedBytes }),
+      // Read when values resolve: every text that may place a `file:` key, each file once
+      // (the project's template is also one of the override fragments).
+      texts: () => {
+        const bySource = new Map<string, string>()
+        if (chosen.template !== undefined) bySource.set(chosen.template.fragment.source, chosen.template.body)
+        for (const fragment of [...rules.list, ...overrides.list])
+          if (!bySource.has(fragment.source)) bySource.set(fragment.source, fragment.body)
+        return bySource.values()
+      },
+    },
   })
   const project: ProjectPrompt = {
     options,
@@ -125,6 +139,14 @@ export async function buildProject(
     project.failure = failureOf(error, project.origins, root)
   }
   return project
+}
+
+/** The expansion budget's limits the options set, in the names discovery takes them by. */
+function expansionLimits(options: ProjectOptions): { maxExpandedFiles?: number; maxExpandedBytes?: number } {
+  return {
+    ...(options.maxExpandedFiles === undefined ? {} : { maxExpandedFiles: options.maxExpandedFiles }),
+    ...(options.maxExpandedBytes === undefined ? {} : { maxExpandedBytes: options.maxExpandedBytes }),
+  }
 }
 
 /** The provider each harness mode talks to, for the cache plan when `--provider` is not given. */

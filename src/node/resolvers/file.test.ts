@@ -180,3 +180,83 @@ describe('file resolver truncates large files', () => {
     expect(await one('file:exact.md', { maxBytes: 5 })).toBe('12345')
   })
 })
+
+describe('file resolver budget', () => {
+  function budgeted(budget: Parameters<typeof fileResolver>[0]['budget'], fs?: FileSystemAdapter) {
+    return fileResolver({
+      fs: fs ?? nodeAdapters().fs,
+      roots: [root],
+      maxBytes: 256 * 1024,
+      cwdOf: () => root,
+      ...(budget === undefined ? {} : { budget }),
+    })
+  }
+
+  it('reads a file named by many keys once', async () => {
+    const real = nodeAdapters().fs
+    let reads = 0
+    const counting: FileSystemAdapter = {
+      ...real,
+      readFile: (path, max) => {
+        reads++
+        return real.readFile(path, max)
+      },
+    }
+    const keys = Array.from({ length: 50 }, (_, i) => `file:${'./'.repeat(i)}AGENTS.md`)
+    const values = await budgeted(undefined, counting).resolve(keys, {})
+    expect(reads).toBe(1)
+    expect(new Set(values.values())).toEqual(new Set(['# Agents\nBe brief.\n']))
+  })
+
+  it('withholds values past the byte budget, counting each use, and says so once', async () => {
+    await writeFile(join(root, 'big.md'), 'x'.repeat(1000))
+    const told: string[] = []
+    const resolver = budgeted({
+      maxBytes: 4500,
+      usesOf: (key) => (key === 'file:big.md' ? 5 : 1),
+      onExceeded: (message) => told.push(message),
+    })
+    const values = await resolver.resolve(['file:AGENTS.md', 'file:big.md', 'file:docs/guide.md'], {})
+    expect(values.get('file:AGENTS.md')).toBe('# Agents\nBe brief.\n')
+    expect(values.get('file:big.md')).toBe(
+      '[withheld: file:big.md, past the expansion budget of 200 files and 4 500 bytes]',
+    )
+    // Everything after the first value past the budget is withheld too.
+    expect(values.get('file:docs/guide.md')).toMatch(/^\[withheld: file:docs\/guide\.md/)
+    expect(told).toHaveLength(1)
+    expect(told[0]).toContain('file:big.md is past the expansion budget')
+    expect(told[0]).toContain('placed 5 times')
+    // Placed fewer times, the same file fits.
+    const once = await budgeted({ maxBytes: 4500 }).resolve(['file:big.md'], {})
+    expect(once.get('file:big.md')).toBe('x'.repeat(1000))
+  })
+
+  it('withholds values past the file budget; absent files cost nothing', async () => {
+    const told: string[] = []
+    const values = await budgeted({ maxFiles: 1, onExceeded: (m) => told.push(m) }).resolve(
+      ['file:missing.md', 'file:AGENTS.md', 'file:./AGENTS.md', 'file:docs/guide.md'],
+      {},
+    )
+    expect(values.get('file:missing.md')).toBeNull()
+    expect(values.get('file:./AGENTS.md')).toBe('# Agents\nBe brief.\n')
+    expect(values.get('file:docs/guide.md')).toMatch(/^\[withheld: file:docs\/guide\.md/)
+    expect(told[0]).toContain('its files are used up')
+  })
+
+  it('bounds what any number of keys can bring in', async () => {
+    await writeFile(join(root, 'big.md'), `${'y'.repeat(255)}\n`.repeat(1024))
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 50 }), async (n, uses) => {
+        const keys = Array.from({ length: n }, (_, i) => `file:${'./'.repeat(i)}big.md`)
+        const values = await budgeted({ maxBytes: 1 << 20, usesOf: () => uses }).resolve(keys, {})
+        let placed = 0
+        for (const value of values.values())
+          if (!value?.startsWith('[withheld: ')) placed += (value ?? '').length * uses
+        expect(placed).toBeLessThanOrEqual(1 << 20)
+        // 256 KiB a use: what fits once is kept.
+        if (uses * 256 * 1024 <= 1 << 20) expect(placed).toBeGreaterThan(0)
+      }),
+      { numRuns: propertyRuns(20) },
+    )
+  })
+})

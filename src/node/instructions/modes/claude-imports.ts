@@ -1,9 +1,11 @@
 import { dirname, join, resolve } from 'node:path'
 import { isInside } from '../../safe-read.js'
+import { blankCodeSpans } from '../code-spans.js'
 import type { DiscoveryContext } from '../context.js'
+import { budgetSpent, loadOnce, reportOnce } from '../expansion.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
 import { type PlannedEntry, plannedEntry } from '../plan.js'
-import { importFailure, isRefusal, type LoadedFile, loadFile } from '../read.js'
+import { importFailure, isRefusal, type LoadedFile } from '../read.js'
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 const REFERENCE = /(?:^|\s)@((?:[^\s\\]|\\ )+)/g
@@ -28,7 +30,7 @@ export function findClaudeImports(text: string): string[] {
       fence = marker
       continue
     }
-    const line = raw.replace(/(`+)[\s\S]*?\1/g, (span) => ' '.repeat(span.length))
+    const line = blankCodeSpans(raw)
     for (const match of line.matchAll(REFERENCE)) {
       const path = match[1]!.replace(/\\ /g, ' ').replace(/#.*$/, '')
       if (/^(?:\.{1,2}\/|~\/|\/|[A-Za-z0-9_-])/.test(path)) found.push(path)
@@ -99,11 +101,12 @@ export async function claudeImports(
       )
       continue
     }
-    const loaded = await loadFile(context, path, [allowed], context.denyList)
+    // Read once per discovery: a file named by many references costs one read (and the seen check below).
+    const loaded = await loadOnce(context, path, [allowed], context.denyList)
     if (isRefusal(loaded)) {
       const { code, what } = importFailure(loaded, [allowed])
       const severity = loaded.failure === 'missing' ? 'info' : 'warning'
-      context.report(code, `${from} imports ${shown}, which ${what}; it was skipped.`, path, severity)
+      reportOnce(context, code, `${from} imports ${shown}, which ${what}; it was skipped.`, path, severity)
       context.skip(path, loaded.failure, `imported by ${from}, but it ${what}`)
       continue
     }
@@ -126,6 +129,8 @@ export async function claudeImports(
     if (kind !== 'global' && approval?.value === true && !isInside(context.cwd, path))
       entry.setBy = `hasClaudeMdExternalIncludesApproved (${approval.source})`
     entries.push(entry)
+    // A file withheld past the expansion budget is not read for imports of its own.
+    if (budgetSpent(context)) continue
     entries.push(
       ...(await claudeImports(
         context,

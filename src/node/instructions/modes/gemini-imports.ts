@@ -1,12 +1,25 @@
 import { dirname, resolve } from 'node:path'
 import { LineCounter } from '../../../shared/line-counter.js'
 import { isInside } from '../../safe-read.js'
+import { codeSpans } from '../code-spans.js'
 import type { DiscoveryContext } from '../context.js'
+import {
+  admit,
+  budgetSpent,
+  keep,
+  loadOnce,
+  reportOnce,
+  reuse,
+  sizeOf,
+  spentBytes,
+  type Wanted,
+  withheldMark,
+} from '../expansion.js'
 import { type ImportSpan, type Inlined, shiftSpans } from '../import-spans.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
 import { describe } from '../plan.js'
-import { isRefusal, type LoadedFile, loadFile } from '../read.js'
-import type { InstructionFile } from '../types.js'
+import { isRefusal, type LoadedFile, type LoadRefusal } from '../read.js'
+import type { DiagnosticSite, InstructionFile } from '../types.js'
 
 /** One `@path` reference as Gemini CLI finds it. */
 export interface GeminiImport {
@@ -41,12 +54,9 @@ export function findGeminiImports(content: string): GeminiImport[] {
   return found
 }
 
-/** Backtick spans (any run length, closed by the same run), where Gemini CLI leaves `@` alone. */
+/** Backtick spans (a run of backticks closed by the next run of the same length), where Gemini CLI leaves `@` alone. */
 export function codeRegions(content: string): [number, number][] {
-  const regions: [number, number][] = []
-  for (const match of content.matchAll(/(`+)([\s\S]*?)\1/g))
-    regions.push([match.index, match.index + match[0].length])
-  return regions
+  return codeSpans(content)
 }
 
 /**
@@ -59,24 +69,43 @@ export function codeRegions(content: string): [number, number][] {
  * reference outside `root` or that cannot be read becomes
  * `<!-- Import failed: p - why -->`. Files are read through the confined
  * reader, so a link out of the root fails here where Gemini would follow it.
+ * Each file is read once and each subtree inlined once per discovery, then
+ * reused; past the expansion budget a mark stands where Gemini CLI would
+ * inline a file.
  */
 export async function inlineGeminiImports(
   context: DiscoveryContext,
   file: LoadedFile,
   root: string,
-  depth = 0,
-  chain: ReadonlySet<string> = new Set(),
 ): Promise<Inlined> {
+  return (await inlineFrom(context, file, root, 0, new Set())).inlined
+}
+
+/** An inlined text, and every file its references looked up in the chain (its text depends on whether they are there). */
+interface Expanded {
+  inlined: Inlined
+  tested: Set<string>
+}
+
+async function inlineFrom(
+  context: DiscoveryContext,
+  file: LoadedFile,
+  root: string,
+  depth: number,
+  chain: ReadonlySet<string>,
+): Promise<Expanded> {
   const content = file.text
+  const tested = new Set<string>()
   if (depth >= MAX_IMPORT_DEPTH) {
     if (findGeminiImports(content).length > 0)
-      context.report(
+      reportOnce(
+        context,
         'import-too-deep',
         `${context.display(file.path)} is imported ${depth} deep; Gemini CLI leaves its own @ references as text.`,
         file.path,
         'info',
       )
-    return { text: content, imports: [], spans: [] }
+    return { inlined: { text: content, imports: [], spans: [] }, tested }
   }
   const regions = codeRegions(content)
   const lines = new LineCounter(content)
@@ -85,10 +114,13 @@ export async function inlineGeminiImports(
   let out = ''
   let last = 0
   const from = context.display(file.path)
+  // References and regions both come in order, so one pointer finds the region a reference may lie in.
+  let region = 0
   for (const ref of findGeminiImports(content)) {
     out += content.slice(last, ref.start)
     last = ref.end
-    if (regions.some(([s, e]) => ref.start >= s && ref.start < e)) {
+    while (region < regions.length && regions[region]![1] <= ref.start) region++
+    if (region < regions.length && ref.start >= regions[region]![0]) {
       out += `@${ref.path}`
       continue
     }
@@ -97,7 +129,8 @@ export async function inlineGeminiImports(
     // Findings about a reference point at it in the importing file, not at the file it names.
     const site = { path: file.path, ...lines.at(ref.start) }
     if (/^(file|https?):\/\//.test(ref.path) || !isInside(root, full)) {
-      context.report(
+      reportOnce(
+        context,
         'import-outside-root',
         `${from} imports ${ref.path}, outside ${root}; it was not read.`,
         full,
@@ -112,8 +145,10 @@ export async function inlineGeminiImports(
       out += `<!-- Import failed: ${ref.path} - Path traversal attempt -->`
       continue
     }
+    tested.add(full)
     if (chain.has(full)) {
-      context.report(
+      reportOnce(
+        context,
         'import-cycle',
         `${from} imports ${shown} again within one import chain; Gemini CLI stops there.`,
         full,
@@ -124,48 +159,23 @@ export async function inlineGeminiImports(
       out += `<!-- File already processed: ${ref.path} -->`
       continue
     }
-    const refusal = await loadFile(context, full, [root], context.denyList)
+    const wanted = { path: full, from, site }
+    if (budgetSpent(context)) {
+      admit(context, wanted, full, 0) // refused: records the file as withheld
+      out += withheldMark(context, full)
+      continue
+    }
+    const refusal = await loadOnce(context, full, [root], context.denyList)
     if (isRefusal(refusal)) {
-      const loaded = refusal.failure
-      const why =
-        loaded === 'outside-root'
-          ? 'Path traversal attempt'
-          : loaded === 'missing'
-            ? `ENOENT: no such file or directory, access '${full}'`
-            : loaded === 'denied'
-              ? 'on the deny-list of secret-bearing files'
-              : 'not a readable text file'
-      const what =
-        loaded === 'outside-root'
-          ? 'resolves outside the root'
-          : loaded === 'missing'
-            ? 'does not exist'
-            : refusal.why
-      context.report(
-        loaded === 'outside-root'
-          ? 'import-outside-root'
-          : loaded === 'missing'
-            ? 'import-missing'
-            : loaded === 'denied'
-              ? 'import-denied'
-              : 'unreadable',
-        `${from} imports ${ref.path}, which ${what}; Gemini CLI leaves an "Import failed" comment.`,
-        full,
-        'warning',
-        site,
-      )
-      // `why` is Gemini CLI's own wording, for the comment it leaves in the text; the explanation
-      // speaks sysprompt's, as the other modes' imports do.
-      context.skip(
-        full,
-        loaded,
-        `imported by ${from}, but it ${what}${loaded === 'outside-root' ? ', so it was not read' : ''}`,
-      )
-      out += `<!-- Import failed: ${ref.path} - ${why} -->`
+      out += failed(context, refusal, ref.path, full, from, site)
       continue
     }
     const loaded = refusal
-    const nested = await inlineGeminiImports(context, loaded, root, depth + 1, new Set([...chain, full]))
+    const nested = await nestedImports(context, loaded, full, wanted, root, depth, chain, tested)
+    if (nested === 'withheld') {
+      out += withheldMark(context, full)
+      continue
+    }
     context.decide(full, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
     const imported = describe(loaded, nested.imports)
     imports.push(imported)
@@ -174,5 +184,80 @@ export async function inlineGeminiImports(
     spans.push(...shiftSpans(nested.spans, out.length))
     out += `${nested.text}\n<!-- End of import from: ${ref.path} -->`
   }
-  return { text: out + content.slice(last), imports, spans }
+  return { inlined: { text: out + content.slice(last), imports, spans }, tested }
+}
+
+/**
+ * The inlined text of `loaded` one level down: reused when the same file
+ * was inlined at the same depth before and none of the files its
+ * references looked up in the chain is above it here (its text is then the
+ * same), else expanded now. `'withheld'` past the expansion budget.
+ */
+async function nestedImports(
+  context: DiscoveryContext,
+  loaded: LoadedFile,
+  full: string,
+  wanted: Wanted,
+  root: string,
+  depth: number,
+  chain: ReadonlySet<string>,
+  tested: Set<string>,
+): Promise<Inlined | 'withheld'> {
+  const key = `${full}\0${depth + 1}\0${root}`
+  const reused = reuse(context, key, wanted, loaded.realPath, chain, tested)
+  if (reused !== undefined) return reused
+  const before = spentBytes(context)
+  if (!admit(context, wanted, loaded.realPath, sizeOf(context, loaded))) return 'withheld'
+  const expanded = await inlineFrom(context, loaded, root, depth + 1, new Set([...chain, full]))
+  for (const path of expanded.tested) tested.add(path)
+  keep(context, key, expanded, spentBytes(context) - before, chain)
+  return expanded.inlined
+}
+
+/** Reports a reference that could not be read and returns the comment Gemini CLI leaves in its place. */
+function failed(
+  context: DiscoveryContext,
+  refusal: LoadRefusal,
+  reference: string,
+  full: string,
+  from: string,
+  site: DiagnosticSite,
+): string {
+  const loaded = refusal.failure
+  const why =
+    loaded === 'outside-root'
+      ? 'Path traversal attempt'
+      : loaded === 'missing'
+        ? `ENOENT: no such file or directory, access '${full}'`
+        : loaded === 'denied'
+          ? 'on the deny-list of secret-bearing files'
+          : 'not a readable text file'
+  const what =
+    loaded === 'outside-root'
+      ? 'resolves outside the root'
+      : loaded === 'missing'
+        ? 'does not exist'
+        : refusal.why
+  reportOnce(
+    context,
+    loaded === 'outside-root'
+      ? 'import-outside-root'
+      : loaded === 'missing'
+        ? 'import-missing'
+        : loaded === 'denied'
+          ? 'import-denied'
+          : 'unreadable',
+    `${from} imports ${reference}, which ${what}; Gemini CLI leaves an "Import failed" comment.`,
+    full,
+    'warning',
+    site,
+  )
+  // `why` is Gemini CLI's own wording, for the comment it leaves in the text; the explanation
+  // speaks sysprompt's, as the other modes' imports do.
+  context.skip(
+    full,
+    loaded,
+    `imported by ${from}, but it ${what}${loaded === 'outside-root' ? ', so it was not read' : ''}`,
+  )
+  return `<!-- Import failed: ${reference} - ${why} -->`
 }

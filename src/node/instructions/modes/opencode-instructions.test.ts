@@ -172,6 +172,8 @@ describe('opencode config instructions', () => {
       cwd: repo,
       home: await homeListing(['many/*.md', 'some/*.md']),
       mode: 'opencode',
+      // 400 files: past the default expansion budget of 200, which this test is not about.
+      maxExpandedFiles: 1000,
     })
     const paths = found.files.map((f) => f.path)
     expect(paths.filter((p) => p.startsWith(join(repo, 'many')))).toEqual(

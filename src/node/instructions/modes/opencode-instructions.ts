@@ -1,14 +1,14 @@
-import { readdir } from 'node:fs/promises'
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import picomatch from 'picomatch/posix.js'
 import { byCodeUnit } from '../../../registry/tool-order.js'
 import { isInside } from '../../safe-read.js'
 import type { DiscoveryContext } from '../context.js'
+import { loadOnce, reportOnce } from '../expansion.js'
 import { dirsDown } from '../git-root.js'
+import { globMatcher, globProblem, globWalk } from '../glob-walk.js'
 import type { InstructionsEntry } from '../harness-config/load.js'
-import { dirsBelow } from '../on-demand.js'
 import { type EntryShape, type PlannedEntry, plannedEntry } from '../plan.js'
-import { importFailure, isRefusal, loadFile } from '../read.js'
+import { importFailure, isRefusal } from '../read.js'
 
 /** Files one glob may bring in; past this the rest are left out, with a diagnostic. */
 const MATCH_LIMIT = 200
@@ -56,7 +56,7 @@ export async function configInstructions(
         context.skip(path, 'outside-root', `listed by ${entry.source}, but outside the project`)
         continue
       }
-      const read = await loadFile(context, path, roots, context.denyList)
+      const read = await loadOnce(context, path, roots, context.denyList)
       if (isRefusal(read)) {
         const { what } = importFailure(read, roots)
         context.report(
@@ -99,7 +99,9 @@ async function matches(context: DiscoveryContext, entry: InstructionsEntry): Pro
 
 /**
  * Files below `dir` whose `/`-separated path relative to it matches `pattern`
- * (no dot files, as opencode's glob: picomatch's default).
+ * (no dot files, as opencode's glob: picomatch's default). The directories
+ * are read through the walk every glob of this discovery shares, and a glob
+ * past the bounds of `GLOB_LIMITS` is refused with a diagnostic.
  */
 async function glob(
   context: DiscoveryContext,
@@ -113,19 +115,23 @@ async function glob(
     const found = await context.fs.stat(path).catch(() => undefined)
     return found?.kind === 'file' ? [path] : []
   }
-  const match = picomatch(posixPattern)
+  const problem = globProblem(posixPattern)
+  if (problem !== undefined) {
+    reportOnce(
+      context,
+      'harness-config',
+      `an instructions glob of ${entry.source}, ${JSON.stringify(posixPattern.slice(0, 80))}${posixPattern.length > 80 ? '…' : ''}, ${problem}; it was not matched. Write a simpler glob.`,
+      undefined,
+      'warning',
+    )
+    return []
+  }
+  const match = globMatcher(posixPattern)
   // Only a pattern with a `/` or a `**` reaches below `dir` (picomatch's `**.md` matches `a/b.md`).
   const deep = posixPattern.includes('/') || posixPattern.includes('**')
-  const dirs = deep ? [dir, ...(await dirsBelow(context, dir))] : [dir]
-  const files: string[] = []
-  for (const d of dirs) {
-    const names = await readdir(d, { withFileTypes: true }).catch(() => [])
-    for (const e of names) {
-      if (!e.isFile() && !e.isSymbolicLink()) continue
-      const path = join(d, e.name)
-      if (match(relative(dir, path).split(sep).join('/'))) files.push(path)
-    }
-  }
+  const walk = globWalk(context)
+  const candidates = deep ? await walk.filesBelow(dir) : await walk.filesIn(dir)
+  const files = candidates.filter((rel) => match(rel)).map((rel) => join(dir, ...rel.split('/')))
   files.sort(byCodeUnit)
   if (files.length > MATCH_LIMIT) {
     context.report(
