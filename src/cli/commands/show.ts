@@ -105,8 +105,8 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       // The prompt byte for byte into a file or a pipe, or with --raw; on a terminal with its escapes made visible.
-      const text = (body: string) =>
-        raw.raw === true || ctx.io.stdout.isTTY !== true ? writeExact(ctx.io.stdout, body) : print.out(body)
+      const exact = raw.raw === true || ctx.io.stdout.isTTY !== true
+      const text = (body: string) => (exact ? writeExact(ctx.io.stdout, body) : print.out(body))
       if (raw.asHarness === true) {
         if (format !== 'text' && format !== 'json')
           throw new UsageError(
@@ -121,10 +121,10 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       const compiled = requireCompiled(project)
       for (const warning of buildWarnings(project)) print.warn(warning)
       if (format === 'text') {
-        // The prompt, then one line break (as every text file ends), so the shell prompt and `>` files end cleanly;
-        // the exact text is `--format json`'s `text`.
+        // Into a file or a pipe (or with --raw) the prompt byte for byte: `sysprompt show > prompt.txt` has its
+        // hash. On a terminal, escapes shown and one final line break, so the shell's prompt starts cleanly.
         text(compiled.text)
-        if (compiled.text.length > 0 && !compiled.text.endsWith('\n')) print.out('\n')
+        if (!exact && compiled.text.length > 0 && !compiled.text.endsWith('\n')) print.out('\n')
       } else if (format === 'json') {
         print.out(json(compiled))
       } else if (format === 'anthropic') {
