@@ -153,6 +153,7 @@ describe('show', () => {
       expect(shown).toContain('bidi <U+202E>rev')
       expect(shown).toContain('##\\[add-mask]hidden')
       expectSafe(shown, 'show on a terminal')
+      expect(shown.endsWith('\n')).toBe(true)
       const raw = await onTerminal(['show', '--raw', ...fast])
       expect(raw).toContain(OSC52)
       const inspect = await onTerminal(['inspect', ...fast])
