@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bar, clip, type Io, painter, percent, table, tokenLabel, useColor, width } from './output.js'
+import { sanitizeProse } from './sanitize.js'
 
 const io = (isTTY: boolean, env: Record<string, string | undefined> = {}): Io => ({
   stdout: { write: () => true, isTTY },
@@ -23,8 +24,8 @@ describe('useColor', () => {
 })
 
 describe('painter', () => {
-  it('writes ANSI codes only when colours are on', () => {
-    expect(painter(true)('red', 'x')).toBe('\u001b[31mx\u001b[39m')
+  it('writes ANSI codes only when colours are on, as the output stream prints them', () => {
+    expect(sanitizeProse(painter(true)('red', 'x'))).toBe('\u001b[31mx\u001b[39m')
     expect(painter(false)('red', 'x')).toBe('x')
   })
 })
@@ -52,8 +53,20 @@ describe('table', () => {
       ['left', 'left'],
       painter(true),
     )
-    const visible = lines.map((l) => l.replace(/\u001b\[\d+m/g, ''))
+    const visible = lines.map((l) => sanitizeProse(l).replace(/\u001b\[\d+m/g, ''))
     expect(visible).toEqual(['a    x', 'bbb  y'])
+  })
+
+  it('shows escapes in cells and measures the columns as they print', () => {
+    const lines = table(
+      [
+        ['\u001b[31mred.md', '1'],
+        ['b\u202E.md', '2'],
+      ],
+      ['left', 'right'],
+      painter(false),
+    )
+    expect(lines).toEqual(['\\x1b[31mred.md  1', 'b<U+202E>.md    2'])
   })
 })
 
@@ -87,6 +100,7 @@ describe('numbers and text', () => {
 
   it('clips to one line of at most the given width', () => {
     expect(clip('a\nb', 10)).toBe('a⏎b')
+    expect(clip('a\u001b[2Kb', 20)).toBe('a\\x1b[2Kb')
     expect(clip('abcdefgh', 5)).toBe('abcd…')
     fc.assert(
       fc.property(fc.string(), fc.integer({ min: 1, max: 40 }), (text, max) => {

@@ -1,7 +1,18 @@
+import { colourCode, jsonText, visible } from './sanitize.js'
+
+/** One output stream: `isTTY` and `columns` as a Node stream has them. */
+export interface OutStream {
+  write(text: string): unknown
+  /** Writes `text` unchanged, where `write` sanitizes (the streams `run` hands to commands; see `sanitize.ts`). */
+  exact?(text: string): unknown
+  isTTY?: boolean
+  columns?: number
+}
+
 /** Where a command writes: the streams (a `isTTY` flag on stdout decides colours) and the environment. */
 export interface Io {
-  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number }
-  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number }
+  stdout: OutStream
+  stderr: OutStream
   env: Record<string, string | undefined>
   /** The shell's working directory: paths on the command line are relative to it. */
   cwd: string
@@ -32,12 +43,17 @@ export type Tone = keyof typeof CODES | 'plain'
 /** Colours a text, or returns it unchanged when colours are off. */
 export type Paint = (tone: Tone, text: string) => string
 
-/** The painter for one run: ANSI SGR codes when `color`, the identity otherwise. */
+/**
+ * The painter for one run: ANSI SGR codes when `color`, the identity
+ * otherwise. The codes are written as marks that only the output stream
+ * turns into real codes (`colourCode`), after it made every escape in the
+ * text visible: so ours work and a repository's do not.
+ */
 export function painter(color: boolean): Paint {
   return (tone, text) => {
     if (!color || tone === 'plain' || text.length === 0) return text
     const [on, off] = CODES[tone]
-    return `\u001b[${on}m${text}\u001b[${off}m`
+    return `${colourCode(on)}${text}${colourCode(off)}`
   }
 }
 
@@ -69,7 +85,10 @@ export function table(
   paint: Paint,
   maxWidth?: number,
 ): string[] {
-  const cells = rows.map((row) => row.map((c) => (typeof c === 'string' ? { text: c } : c)))
+  // Cells hold repository text: made visible first, so columns are measured as they print.
+  const cells = rows.map((row) =>
+    row.map((c) => (typeof c === 'string' ? { text: visible(c) } : { ...c, text: visible(c.text) })),
+  )
   const widths: number[] = []
   const measure = (row: readonly Cell[], upTo: number) =>
     row.forEach((cell, i) => {
@@ -131,16 +150,20 @@ export function percent(part: number, whole: number): string {
   return `${((part / whole) * 100).toFixed(1)}%`
 }
 
-/** `text` cut to `max` characters with `…`, line breaks shown as `⏎`, for one table cell. */
+/** `text` cut to `max` characters with `…`, line breaks shown as `⏎` and controls made visible, for one table cell. */
 export function clip(text: string, max: number): string {
-  const flat = text.replace(/\r\n|\r|\n/g, '⏎')
+  const flat = visible(text.replace(/\r\n|\r|\n/g, '⏎'))
   if (width(flat) <= max) return flat
   return `${[...flat].slice(0, Math.max(0, max - 1)).join('')}…`
 }
 
-/** JSON for `--json`: two-space indentation and a final newline. */
+/**
+ * JSON for `--json`, the one writer of every command: two-space
+ * indentation, a final newline, and the exact text with C1 and
+ * bidirectional controls as `\u` escapes (`jsonText`).
+ */
 export function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`
+  return `${jsonText(value)}\n`
 }
 
 /** The width tables must fit: the terminal's columns, else `COLUMNS`, else 80 (what a pipe or a log gets). */

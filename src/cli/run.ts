@@ -8,6 +8,7 @@ import { flushCountCache } from './count-cache.js'
 import { CliError, EXIT, joinLines, UsageError } from './errors.js'
 import type { Io } from './output.js'
 import { DEFAULT_HELP_WIDTH, NO_COMMAND_MESSAGE, type RootAnswers, type WidthStream } from './root-answers.js'
+import { safeIo } from './sanitize.js'
 
 export { namedCommand } from './command-names.js'
 
@@ -189,9 +190,14 @@ function commanderMessage(error: CommanderError): string {
 /**
  * Runs the command line and returns the exit code (SPEC §9): 0 fine, 1
  * findings or errors, 2 usage. Every error is one line on stderr,
- * `sysprompt: <what went wrong>; <what to do>`.
+ * `sysprompt: <what went wrong>; <what to do>`. Everything written goes
+ * through the output sanitizer (`sanitize.ts`): repository text in
+ * messages, tables, warnings and errors reaches the terminal with its
+ * escapes made visible; only `show`'s prompt is written exactly, and only
+ * where it asks for it.
  */
-export async function run(argv: readonly string[], io: Io): Promise<number> {
+export async function run(argv: readonly string[], given: Io): Promise<number> {
+  const io = safeIo(given)
   let code: number = EXIT.ok
   const ctx: CommandContext = { io, exit: (c) => (code = c) }
   const program = await createProgram(ctx, namedCommand(argv))

@@ -20,6 +20,7 @@ import {
   width,
 } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
+import { visible } from '../sanitize.js'
 import { type InspectData, type InspectedFile, inspectData } from './inspect-data.js'
 import { buildWarnings } from './show.js'
 
@@ -70,7 +71,7 @@ function sectionLines(data: InspectData, paint: Paint, columns: number): string[
   const align: Align[] = ['right', 'left', 'right', 'left', 'right', 'right', 'right', 'left', 'left']
   // Everything but the bar, measured once; the bar takes what is left of the line (two for the indent).
   const plain = (rows: (Cell | string)[][]) => Math.max(...table(rows, align, (_, t) => t).map(width))
-  const longest = Math.max(...data.sections.map((s) => width(s.name)), 'section'.length)
+  const longest = Math.max(...data.sections.map((s) => width(visible(s.name))), 'section'.length)
   let nameMax = longest
   const fixed = plain(rowsWith(0, nameMax)) + 2 + 2
   let barCells = Math.min(BAR_CELLS, columns - fixed)

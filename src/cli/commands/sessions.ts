@@ -8,12 +8,14 @@ import { openStore, type PersistentPromptStore } from '../../store/index.js'
 import { type CommandContext, examples, type Printer, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
 import { type Cell, clip, json, percent, table } from '../output.js'
+import { writeExact } from '../sanitize.js'
 
 interface SessionsOptions {
   store?: string
   json?: boolean
   color?: boolean
   limit?: string
+  raw?: boolean
 }
 
 const short = (hash: string) => hash.replace(/^sha256:/, '').slice(0, 12)
@@ -194,6 +196,10 @@ export function registerSessions(program: Command, ctx: CommandContext): void {
 
   sub('show', "a session's current prompt, byte for byte")
     .argument('<id>', 'the session id')
+    .option(
+      '--raw',
+      'on a terminal too, print the prompt byte for byte, escape sequences included (into a file or a pipe it always is)',
+    )
     .action(async (id: string, options: SessionsOptions) => {
       const print = printer(ctx, options.color)
       const record = await withStore(ctx, options.store, async (store) => {
@@ -205,8 +211,12 @@ export function registerSessions(program: Command, ctx: CommandContext): void {
       else {
         const v = record.current
         print.out(
-          `${print.paint('dim', `# session ${id}, version ${v.version} of ${record.versions} (${v.reason}, ${v.at}), ${groupDigits(v.tokens)} tokens, ${v.hash}`)}\n${v.compiled.text}\n`,
+          `${print.paint('dim', `# session ${id}, version ${v.version} of ${record.versions} (${v.reason}, ${v.at}), ${groupDigits(v.tokens)} tokens, ${v.hash}`)}\n`,
         )
+        // The prompt byte for byte into a file or a pipe, or with --raw; on a terminal with its escapes made visible.
+        if (options.raw === true || ctx.io.stdout.isTTY !== true) writeExact(ctx.io.stdout, v.compiled.text)
+        else print.out(v.compiled.text)
+        print.out('\n')
       }
       ctx.exit(EXIT.ok)
     })

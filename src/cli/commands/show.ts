@@ -7,6 +7,7 @@ import { EXIT, UsageError } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import { json } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
+import { writeExact } from '../sanitize.js'
 
 const FORMATS = ['text', 'json', 'anthropic', 'openai', 'gemini'] as const
 
@@ -74,6 +75,10 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       .option(
         '--as-harness',
         'print what the --mode harness itself sends for its instruction files, part by part, and where each part lands (with --json: the parts as data)',
+      )
+      .option(
+        '--raw',
+        'on a terminal too, print the text byte for byte, control characters and escape sequences included (into a file or a pipe it always is; on a terminal they are shown as \\x1b, \\u009b, <U+202E>)',
       ),
   )
     .addHelpText(
@@ -91,6 +96,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
           'the layered preset with instructions as Codex finds them',
         ],
         ['sysprompt show --mode claude --as-harness', 'the instruction part exactly as Claude Code sends it'],
+        ['sysprompt show > prompt.txt', 'byte for byte (its sha256 is the hash); a terminal sees escapes'],
       ]),
     )
     .action(async (raw: RawOptions) => {
@@ -98,23 +104,27 @@ export function registerShow(program: Command, ctx: CommandContext): void {
       const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
+      // The prompt byte for byte into a file or a pipe, or with --raw; on a terminal with its escapes made visible.
+      const exact = raw.raw === true || ctx.io.stdout.isTTY !== true
+      const text = (body: string) => (exact ? writeExact(ctx.io.stdout, body) : print.out(body))
       if (raw.asHarness === true) {
         if (format !== 'text' && format !== 'json')
           throw new UsageError(
             `--as-harness prints text or JSON, not ${format}`,
             'drop --format or use --json',
           )
-        print.out(format === 'json' ? json(project.discovery.harness) : harnessText(project))
+        if (format === 'json') print.out(json(project.discovery.harness))
+        else text(harnessText(project))
         ctx.exit(EXIT.ok)
         return
       }
       const compiled = requireCompiled(project)
       for (const warning of buildWarnings(project)) print.warn(warning)
       if (format === 'text') {
-        // The prompt, then one line break (as every text file ends), so the shell prompt and `>` files end cleanly;
-        // the exact text is `--format json`'s `text`.
-        print.out(compiled.text)
-        if (compiled.text.length > 0 && !compiled.text.endsWith('\n')) print.out('\n')
+        // Into a file or a pipe (or with --raw) the prompt byte for byte: `sysprompt show > prompt.txt` has its
+        // hash. On a terminal, escapes shown and one final line break, so the shell's prompt starts cleanly.
+        text(compiled.text)
+        if (!exact && compiled.text.length > 0 && !compiled.text.endsWith('\n')) print.out('\n')
       } else if (format === 'json') {
         print.out(json(compiled))
       } else if (format === 'anthropic') {

@@ -18,6 +18,34 @@ const NAMES: Record<number, string> = {
   65279: 'ZERO WIDTH NO-BREAK SPACE (BOM)',
 }
 
+/** Names of the C0 controls, DEL and the C1 controls, as the standards abbreviate them. */
+const C0 =
+  'NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US'.split(
+    ' ',
+  )
+const C1 =
+  'PAD HOP BPH NBH IND NEL SSA ESA HTS HTJ VTS PLD PLU RI SS2 SS3 DCS PU1 PU2 STS CCH MW SPA EPA SOS SGCI SCI CSI ST OSC PM APC'.split(
+    ' ',
+  )
+
+/** A control character a terminal acts on: C0 but tab and line feed (carriage return only before a line feed), DEL, C1. */
+function isControlAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i)
+  if (c === 0x09 || c === 0x0a) return false
+  if (c === 0x0d) return text.charCodeAt(i + 1) !== 0x0a
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f)
+}
+
+/** What a control does, for the message: the escape introducers start commands, CR and BS rewrite the line. */
+function controlEffect(c: number): string {
+  if (c === 0x1b || c === 0x9b || c === 0x9d || c === 0x90 || c === 0x9e || c === 0x9f)
+    return 'a terminal reads what follows as a command (it can rewrite the screen, set the clipboard, change the title)'
+  if (c === 0x0d)
+    return 'not before a line feed: a terminal returns to the start of the line and overwrites it'
+  if (c === 0x08) return 'a terminal moves back and overwrites what was printed'
+  return 'a terminal acts on it instead of showing it'
+}
+
 const hex = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`
 
 /** Bidirectional embedding, override and isolate controls: they reorder what a reader sees (Trojan Source). */
@@ -42,8 +70,12 @@ function isEmojiUnit(c: number): boolean {
 }
 
 /**
- * Invisible and bidirectional Unicode in included text (SPEC §9), one hit
- * per run of the same character, in one pass over the text:
+ * Invisible and bidirectional Unicode and control characters in included
+ * text (SPEC §9), one hit per run of the same character, in one pass over
+ * the text:
+ * - control characters (C0 but tab and line feed, a carriage return not
+ *   before a line feed, DEL, C1): errors, a terminal that prints the text
+ *   acts on them (ESC and CSI start escape sequences);
  * - bidirectional embedding/override/isolate controls (U+202A–U+202E,
  *   U+2066–U+2069): errors, they make text read differently from how it is
  *   parsed;
@@ -83,6 +115,19 @@ export function scanUnicode(text: string): TextHit[] {
             ': remove them',
         })
       }
+      continue
+    }
+    if (isControlAt(text, i)) {
+      const start = i
+      while (text.charCodeAt(i) === c && isControlAt(text, i)) i++
+      const count = i - start
+      const name = c < 0x20 ? C0[c] : c === 0x7f ? 'DEL' : C1[c - 0x80]
+      hits.push({
+        offset: start,
+        severity: 'error',
+        code: 'control-character',
+        message: `control character ${count > 1 ? `${count} × ` : ''}${hex(c)} ${name}: ${controlEffect(c)}; remove it`,
+      })
       continue
     }
     const bidi = isBidiControl(c)
