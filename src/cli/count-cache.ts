@@ -10,24 +10,32 @@ let codeCaches: (() => Promise<string[]>) | undefined
 
 /**
  * The count cache for this run, in the user's cache directory; none with
- * `--no-cache`, `SYSPROMPT_CACHE=off`, or when there is no cache directory.
- * With it, an encoding that has to load compiles through V8's code cache
- * kept in the same directory.
+ * `--no-cache`, `SYSPROMPT_CACHE=off`, when there is no cache directory, or
+ * when it lies inside the project (judged from each of `starts`: the
+ * working directory and project root of the run; reported once). With it,
+ * an encoding that has to load compiles through V8's code cache kept in the
+ * same directory.
  */
 export async function countCacheFor(
   useCache: boolean,
   env: Record<string, string | undefined>,
+  starts: readonly string[],
 ): Promise<DiskCountCache | undefined> {
   const { useEncodingCodeCache } = await import('../node/tokenizer-loaders.js')
   if (!useCache || env.SYSPROMPT_CACHE === 'off') {
     useEncodingCodeCache(undefined)
     return undefined
   }
-  const [{ diskCountCache, userCacheDir }, { flushCodeCaches }] = await Promise.all([
-    import('../node/count-cache.js'),
-    import('../node/code-cache.js'),
-  ])
-  const dir = userCacheDir(env)
+  const [{ diskCountCache, userCacheDir }, { flushCodeCaches }, { cacheInsideProject, reportCacheProblem }] =
+    await Promise.all([
+      import('../node/count-cache.js'),
+      import('../node/code-cache.js'),
+      import('../node/user-cache.js'),
+    ])
+  const found = userCacheDir(env)
+  const inside = found === undefined ? undefined : cacheInsideProject(found, starts)
+  if (inside !== undefined) reportCacheProblem(`${inside}, so it is not used`)
+  const dir = inside === undefined ? found : undefined
   useEncodingCodeCache(dir)
   if (dir === undefined) return undefined
   codeCaches = flushCodeCaches

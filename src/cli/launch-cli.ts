@@ -7,14 +7,18 @@
  * a code cache holds it compiled: with one, a warm `inspect` takes about
  * 40 % less CPU. Each command keeps its own cache (`v8/cli-<command>.bin`,
  * written after its first run, so it holds what that command compiled);
- * `--no-cache` and `SYSPROMPT_CACHE=off` read and write none.
- * `src/node/code-cache.ts` validates every cache file.
+ * `--no-cache` and `SYSPROMPT_CACHE=off` read and write none. A cache
+ * directory inside the project (`cacheInsideProject`: judged from this
+ * run's directory and any `--cwd` and `--root`, before the arguments are
+ * parsed) is never used; `src/node/code-cache.ts` and `user-cache.ts`
+ * check the directory's owner and mode and every file's keyed checksum.
  */
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compileCached, flushCodeCaches } from '../node/code-cache.js'
 import { userCacheDir } from '../node/count-cache.js'
+import { cacheInsideProject, onCacheProblem, reportCacheProblem } from '../node/user-cache.js'
 import { namedCommand } from './command-names.js'
 import type { Io } from './output.js'
 
@@ -24,13 +28,13 @@ declare const CLI_SHA256: string
 /** Runs `argv` through the command line code; resolves when the command and the cache writes are done. */
 export async function launchCli(argv: readonly string[]): Promise<void> {
   const file = fileURLToPath(new URL('./cli.cjs', import.meta.url))
-  const cacheDir =
-    argv.includes('--no-cache') || process.env.SYSPROMPT_CACHE === 'off'
-      ? undefined
-      : userCacheDir(process.env)
+  onCacheProblem((message) => {
+    process.stderr.write(`sysprompt: warning: ${message}; pass --no-cache to use none\n`)
+  })
+  const cacheDir = usableCacheDir(argv, process.env, process.cwd())
   const script = compileCached(
     file,
-    cacheDir === undefined ? undefined : join(cacheDir, 'v8', `cli-${namedCommand(argv) ?? 'root'}.bin`),
+    cacheDir === undefined ? undefined : { dir: cacheDir, name: `cli-${namedCommand(argv) ?? 'root'}` },
     ['exports', 'require', 'module', '__filename', '__dirname'],
     CLI_SHA256,
   )
@@ -45,4 +49,33 @@ export async function launchCli(argv: readonly string[]): Promise<void> {
   process.exitCode = code
   script.keep()
   await flushCodeCaches()
+}
+
+/** The user's cache directory for this command line, unless caches are off or it lies inside the project. */
+function usableCacheDir(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): string | undefined {
+  if (argv.includes('--no-cache') || env.SYSPROMPT_CACHE === 'off') return undefined
+  const dir = userCacheDir(env)
+  if (dir === undefined) return undefined
+  const problem = cacheInsideProject(dir, [cwd, ...projectFlags(argv).map((given) => resolve(cwd, given))])
+  if (problem === undefined) return dir
+  reportCacheProblem(`${problem}, so it is not used`)
+  return undefined
+}
+
+/** The values of `--cwd` and `--root` (either `--cwd X` or `--cwd=X`), read before commander parses them. */
+export function projectFlags(argv: readonly string[]): string[] {
+  const found: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--') break
+    for (const flag of ['--cwd', '--root']) {
+      if (arg === flag && i + 1 < argv.length) found.push(argv[i + 1]!)
+      else if (arg.startsWith(`${flag}=`)) found.push(arg.slice(flag.length + 1))
+    }
+  }
+  return found
 }

@@ -1,8 +1,9 @@
-import { stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import { homedir, hostname, userInfo } from 'node:os'
 import { join } from 'node:path'
 import type { CompiledPrompt, LockMachine } from '../compile/index.js'
 import { shown } from '../node/project/paths.js'
+import { isInside } from '../node/safe-read.js'
 import { CliError } from './errors.js'
 import type { PromptOptions } from './options.js'
 
@@ -41,29 +42,62 @@ export function machinePins(root: string, cwd: string): Map<string, string> {
 }
 
 /**
+ * Where `dir` really is: the path of its real directory (links resolved)
+ * relative to the real project root, `/` separated; `outside` when that
+ * lies outside the project, `missing` when it cannot be resolved.
+ */
+async function realCwd(root: string, dir: string): Promise<string | 'outside' | 'missing'> {
+  try {
+    const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)])
+    return isInside(realRoot, realDir) ? relativeCwd(realRoot, realDir) : 'outside'
+  } catch {
+    return 'missing'
+  }
+}
+
+/**
  * The options a lock is computed with: the machine values pinned (under any
  * `--set`), and, when the lock was written for another working directory
  * than this run's, that directory (`note` says so). `lockCwd` is the lock's
- * `cwd`; `undefined` when there is no lock, or when writing it.
+ * `cwd`; `undefined` when there is no lock, or when writing it. A lock names
+ * its directory by the real path (an in-project link to an outside
+ * directory would otherwise make `check` read there): a directory whose real
+ * path leaves the project is refused, whether this run's or the lock's.
  */
 export async function lockOptions(
   options: PromptOptions,
   root: string,
   lockCwd: string | undefined,
 ): Promise<{ options: PromptOptions; machine: LockMachine; note?: string }> {
-  let cwd = options.cwd
+  const target = lockCwd === undefined ? options.cwd : join(root, ...lockCwd.split('/'))
+  const isDirectory = (await stat(target).catch(() => undefined))?.isDirectory() === true
+  const real = isDirectory ? await realCwd(root, target) : 'missing'
+  if (real === 'missing' && lockCwd !== undefined) {
+    throw new CliError(
+      'lock-cwd-missing',
+      `sysprompt.lock was written for the working directory ${lockCwd}, which is not a directory under ${root}`,
+      'run `sysprompt check --update` from the directory the prompt is for',
+    )
+  }
+  if (real === 'outside') {
+    throw new CliError(
+      'lock-cwd-outside',
+      lockCwd === undefined
+        ? `the working directory ${options.cwd} leads outside the project ${root} through a link, and a lock records a directory inside it`
+        : `sysprompt.lock was written for the working directory ${lockCwd}, which leads outside the project ${root} through a link`,
+      lockCwd === undefined
+        ? 'run `sysprompt check --update` from a directory inside the project'
+        : 'run `sysprompt check --update` from the directory the prompt is for, and commit the new lock',
+    )
+  }
+  // The real directory, named under the root as given (so paths compared with the root still agree).
+  const cwd = real === 'missing' ? options.cwd : real === '.' ? root : join(root, ...real.split('/'))
   let note: string | undefined
-  const here = relativeCwd(root, cwd)
-  if (lockCwd !== undefined && lockCwd !== here) {
-    cwd = join(root, ...lockCwd.split('/'))
-    if ((await stat(cwd).catch(() => undefined))?.isDirectory() !== true) {
-      throw new CliError(
-        'lock-cwd-missing',
-        `sysprompt.lock was written for the working directory ${lockCwd}, which is not a directory under ${root}`,
-        'run `sysprompt check --update` from the directory the prompt is for',
-      )
-    }
-    note = `checking the prompt for ${lockCwd}, the working directory sysprompt.lock was written for (this run is in ${here})`
+  if (lockCwd !== undefined) {
+    const here = await realCwd(root, options.cwd)
+    const shownHere = here === 'missing' || here === 'outside' ? options.cwd : here
+    if (shownHere !== real)
+      note = `checking the prompt for ${real}, the working directory sysprompt.lock was written for (this run is in ${shownHere})`
   }
   const pins = machinePins(root, cwd)
   const set = new Map([...pins, ...options.set])

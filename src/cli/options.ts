@@ -263,7 +263,11 @@ export async function readPromptOptions(
   const tokenizer = str(raw.tokenizer) as TokenizerName | undefined
   const provider = str(raw.provider) as CacheProvider | undefined
   const cache = raw.cache !== false
-  const countCache = await countCacheFor(cache, processEnv)
+  const countCache = await countCacheFor(
+    cache,
+    processEnv,
+    common.root === undefined ? [common.cwd] : [common.cwd, common.root],
+  )
   return {
     ...common,
     preset,

@@ -22,7 +22,7 @@ export interface LockSection {
 
 /** Where and how a lock was computed, so that it holds on any checkout. */
 export interface LockMachine {
-  /** The working directory the prompt was built for, relative to the project root (`.`, `packages/api`). */
+  /** The working directory the prompt was built for: its real directory (links resolved), relative to the project root (`.`, `packages/api`). */
   cwd: string
   /** The machine-specific keys whose values were pinned to placeholders (`prompt:cwd`, `system:hostname`, …). */
   pinned: string[]
@@ -39,7 +39,7 @@ export interface PromptLock {
   tokens: number
   tokenizer: string
   toolsHash: string
-  /** The working directory relative to the root; absent in locks written before it was recorded. */
+  /** The real working directory relative to the root (never through a link, never outside); absent in locks written before it was recorded. */
   cwd?: string
   /** The keys pinned to placeholders when the lock was computed. */
   pinned?: string[]

@@ -1,12 +1,14 @@
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Script } from 'node:vm'
 import fc from 'fast-check'
 import { countTokens as libraryCl100k } from 'gpt-tokenizer/encoding/cl100k_base'
 import { countTokens as libraryO200k } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { compileCached, flushCodeCaches, runCachedModule } from './code-cache.js'
+import { checkedFile, compileCached, flushCodeCaches, runCachedModule } from './code-cache.js'
 import { loadNodeEncoding, useEncodingCodeCache } from './tokenizer-loaders.js'
+import { cacheMac, forgetCacheKeys, onCacheProblem } from './user-cache.js'
 
 let dir: string
 let module: string
@@ -17,6 +19,8 @@ beforeEach(async () => {
   await writeFile(module, `const c0 = ${JSON.stringify(['a', 'b', [255, 1], 'ü'])};\nexports.default = c0;\n`)
 })
 afterEach(async () => {
+  onCacheProblem(undefined)
+  forgetCacheKeys()
   useEncodingCodeCache(undefined)
   await flushCodeCaches()
   await rm(dir, { recursive: true, force: true })
@@ -97,7 +101,8 @@ describe('compileCached', () => {
     const script = join(dir, 'script.cjs')
     await writeFile(script, 'module.exports.sum = (a, b) => a + b + offset;\n')
     const path = join(dir, 'cache', 'v8', 'script.bin')
-    const first = compileCached(script, path, ['module', 'offset'])
+    const slot = { dir: join(dir, 'cache'), name: 'script' }
+    const first = compileCached(script, slot, ['module', 'offset'])
     const module = { exports: {} as { sum?: (a: number, b: number) => number } }
     first.run(module, 10)
     expect(module.exports.sum?.(1, 2)).toBe(13)
@@ -105,9 +110,45 @@ describe('compileCached', () => {
     await expect(readFile(path)).rejects.toThrow(/ENOENT/)
     first.keep()
     expect(await flushCodeCaches()).toEqual([])
-    expect(compileCached(script, path, ['module', 'offset']).fromCache).toBe(true)
+    expect(compileCached(script, slot, ['module', 'offset']).fromCache).toBe(true)
     // A known hash that is not the file's: the cache made for the file is not used.
-    expect(compileCached(script, path, ['module', 'offset'], '0'.repeat(64)).fromCache).toBe(false)
+    expect(compileCached(script, slot, ['module', 'offset'], '0'.repeat(64)).fromCache).toBe(false)
+  })
+
+  it('never runs a cache whose MAC is not under the user key, though every unkeyed check passes', async () => {
+    const problems: string[] = []
+    onCacheProblem((message) => problems.push(message))
+    const script = join(dir, 'script.cjs')
+    const honest = "module.exports.who = 'honest'\n"
+    await writeFile(script, honest)
+    const slot = { dir: join(dir, 'cache'), name: 'script' }
+    const first = compileCached(script, slot, ['module'])
+    first.run({ exports: {} })
+    first.keep()
+    expect(await flushCodeCaches()).toEqual([])
+    const path = join(dir, 'cache', 'v8', 'script.bin')
+    const written = await readFile(path)
+    const { payload: _, mac: __, ...fields } = JSON.parse(written.subarray(0, written.indexOf(10)).toString())
+    // V8 checks a cache against the source's length only: code compiled from other text of that length
+    // would run (shown across processes by test/e2e/cli-cache-trust.test.ts; in one process V8's own
+    // in-memory cache hides it).
+    const evil = "module.exports.who = 'attacker'".padEnd(honest.length - 1, ' ')
+    const compiled = new Script(`(function (module) {${evil}\n\n})`, { filename: script })
+    ;(compiled.runInThisContext() as (m: unknown) => void)({ exports: {} })
+    const data = compiled.createCachedData()
+    // Forged: the honest header, the payload's hash recomputed, a MAC under a key that is not the user's.
+    const forgedMac = cacheMac(Buffer.alloc(32, 9), `${JSON.stringify(fields)}\n0`)
+    await writeFile(path, checkedFile({ ...fields, mac: forgedMac }, data))
+    forgetCacheKeys()
+    const again = compileCached(script, slot, ['module'])
+    const module = { exports: {} as { who?: string } }
+    again.run(module)
+    expect(module.exports.who).toBe('honest')
+    expect(again.fromCache).toBe(false)
+    expect(problems).toEqual([`the code cache ${path} failed its checks; it was not run and will be rebuilt`])
+    again.keep()
+    await flushCodeCaches()
+    expect(compileCached(script, slot, ['module']).fromCache).toBe(true)
   })
 
   it('without a cache path reads and writes nothing', async () => {

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { Script } from 'node:vm'
 import { writeFileSafely } from './safe-write.js'
+import { cacheMac, prepareUserCache, reportCacheProblem, userCacheKey } from './user-cache.js'
 
 // Much of a command's start is V8 compiling JavaScript: the bundled command
 // line code (a megabyte and a half), and, when an encoding cannot load from
@@ -22,12 +23,15 @@ import { writeFileSafely } from './safe-write.js'
 // Each file is a "checked file" (`checkedFile`, `readCheckedFile`): one JSON
 // header line, then the payload; the rank tables use the same format.
 //
-// The cache holds compiled code, so it is only as trustworthy as the user's
-// own cache directory: the same trust as the user's shell start-up files.
-// The payload hash catches a damaged file, not a deliberate one.
+// The cache holds compiled code, and every check of a header can be
+// computed by whoever wrote the file: so each cache file's header also
+// carries an HMAC of its fields and payload hash under the user's key
+// (user-cache.ts), which lives beside it and is checked with the directory
+// (this user's, mode 0700, outside the project). A file without the right
+// MAC is not run but rebuilt, and reported once.
 
 /** What a code cache file says it is on its first line. */
-const FORMAT = 'sysprompt-v8-code-cache/1'
+const FORMAT = 'sysprompt-v8-code-cache/2'
 /** A code cache file larger than this is not one this module wrote (o200k's is about 4.5 MB). */
 const MAX_BYTES = 32 * 1024 * 1024
 
@@ -67,50 +71,82 @@ export interface CheckedFile {
  * where {@link checkedFile} aligned it.
  */
 export function readCheckedFile(path: string, want: Header, maxBytes: number): CheckedFile | undefined {
+  const read = readChecked(path, maxBytes)
+  if (typeof read === 'string') return undefined
+  for (const [key, value] of Object.entries(want)) if (read.header[key] !== value) return undefined
+  return read
+}
+
+/** A checked file whose header and payload agree, or `missing` (nothing there), or `damaged` (anything else). */
+function readChecked(path: string, maxBytes: number): CheckedFile | 'missing' | 'damaged' {
   let fd: number
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-  } catch {
-    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'damaged'
   }
   let bytes: Buffer
   try {
     const stat = fstatSync(fd)
-    if (!stat.isFile() || stat.size > maxBytes) return undefined
+    if (!stat.isFile() || stat.size > maxBytes) return 'damaged'
     bytes = Buffer.alloc(stat.size)
     let read = 0
     while (read < bytes.length) {
       const n = readSync(fd, bytes, read, bytes.length - read, read)
-      if (n === 0) return undefined
+      if (n === 0) return 'damaged'
       read += n
     }
   } catch {
-    return undefined
+    return 'damaged'
   } finally {
     closeSync(fd)
   }
   const newline = bytes.indexOf(10)
-  if (newline < 0 || newline > 4096) return undefined
+  if (newline < 0 || newline > 4096) return 'damaged'
   let header: Partial<Header>
   try {
     header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Partial<Header>
   } catch {
+    return 'damaged'
+  }
+  if (header === null || typeof header !== 'object' || Array.isArray(header)) return 'damaged'
+  if (Object.values(header).some((value) => typeof value !== 'string')) return 'damaged'
+  const payload = bytes.subarray(newline + 1)
+  return header.payload === sha256(payload) ? { header: header as Header, payload } : 'damaged'
+}
+
+/** The MAC a code cache's header carries: its expected fields and its payload's hash, under the user's key. */
+function macOf(key: Buffer, header: Header, payloadHash: string): string {
+  return cacheMac(key, `${JSON.stringify(header)}\n${payloadHash}`)
+}
+
+/**
+ * Reads the code cache at `path` in the cache directory `dir` for
+ * `sourceHash` in this Node and V8. One made for another Node, V8 or source
+ * is stale: not used, silently. One that is damaged, or whose MAC is not
+ * the user's key's, is not used and is reported; both are rebuilt.
+ */
+function readCache(dir: string, path: string, sourceHash: string): Buffer | undefined {
+  const key = userCacheKey(dir)
+  if (!('key' in key)) {
+    if ('problem' in key) reportCacheProblem(key.problem)
     return undefined
   }
-  if (header === null || typeof header !== 'object') return undefined
-  if (Object.values(header).some((value) => typeof value !== 'string')) return undefined
-  for (const [key, value] of Object.entries(want)) if (header[key] !== value) return undefined
-  const payload = bytes.subarray(newline + 1)
-  return header.payload === sha256(payload) ? { header: header as Header, payload } : undefined
+  const read = readChecked(path, MAX_BYTES)
+  if (read === 'missing') return undefined
+  const want = expected(sourceHash)
+  if (read !== 'damaged' && read.header.format !== want.format) return undefined
+  if (read !== 'damaged' && Object.entries(want).some(([field, value]) => read.header[field] !== value))
+    return undefined
+  if (read === 'damaged' || read.header.mac !== macOf(key.key, want, read.header.payload!)) {
+    reportCacheProblem(`the code cache ${path} failed its checks; it was not run and will be rebuilt`)
+    return undefined
+  }
+  return read.payload
 }
 
-/** Reads a code cache file for `sourceHash` in this Node and V8. */
-function readCache(path: string, sourceHash: string): Buffer | undefined {
-  return readCheckedFile(path, expected(sourceHash), MAX_BYTES)?.payload
-}
-
-/** Cache files to write when the command ends: path → contents. */
-const pending = new Map<string, Buffer>()
+/** Cache files to write when the command ends: path → the cache directory, the header without its MAC, the payload. */
+const pending = new Map<string, { dir: string; header: Header; payload: Buffer }>()
 
 /** A script compiled through the code cache: call `run` with the wrapper's parameters, then `keep` once it has done its work. */
 export interface CachedScript {
@@ -126,24 +162,32 @@ export interface CachedScript {
   keep(): void
 }
 
+/** Where a script's code cache lives: the user's cache directory and the cache's name there (`v8/<name>.bin`). */
+export interface CodeCacheSlot {
+  dir: string
+  name: string
+}
+
 /**
  * Compiles the script at `file` as the body of a function taking `params`,
- * through the code cache at `cachePath` when that holds a valid cache for
- * this source in this Node and V8 (`undefined`: no cache, read or written).
- * `sourceHash` is the sha256 of the file when the caller knows it (the
- * build records the bundle's, so a start-up does not hash a megabyte);
- * otherwise the file is hashed.
+ * through the code cache `cache` when that holds a valid cache for this
+ * source in this Node and V8, signed with the user's key (`undefined`: no
+ * cache, read or written). `sourceHash` is the sha256 of the file when the
+ * caller knows it (the build records the bundle's, so a start-up does not
+ * hash a megabyte); otherwise the file is hashed.
  */
 export function compileCached(
   file: string,
-  cachePath: string | undefined,
+  cache: CodeCacheSlot | undefined,
   params: readonly string[],
   knownHash?: string,
 ): CachedScript {
   // Safe as a plain read: `file` is the package's own bundle or a dependency's rank table, never a repository's file.
   const source = readFileSync(file, 'utf8')
-  const sourceHash = cachePath === undefined ? '' : (knownHash ?? sha256(source))
-  const cachedData = cachePath === undefined ? undefined : readCache(cachePath, sourceHash)
+  const sourceHash = cache === undefined ? '' : (knownHash ?? sha256(source))
+  const path = cache === undefined ? undefined : join(cache.dir, 'v8', `${cache.name}.bin`)
+  const cachedData =
+    cache === undefined || path === undefined ? undefined : readCache(cache.dir, path, sourceHash)
   const script = new Script(`(function (${params.join(', ')}) {${source}\n})`, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
@@ -153,8 +197,8 @@ export function compileCached(
     run: script.runInThisContext() as (...args: unknown[]) => unknown,
     fromCache,
     keep() {
-      if (fromCache || cachePath === undefined) return
-      pending.set(cachePath, checkedFile(expected(sourceHash), script.createCachedData()))
+      if (fromCache || cache === undefined || path === undefined) return
+      pending.set(path, { dir: cache.dir, header: expected(sourceHash), payload: script.createCachedData() })
     },
   }
 }
@@ -173,7 +217,7 @@ export interface CachedModule {
  * queued for {@link flushCodeCaches}.
  */
 export function runCachedModule(file: string, cacheDir: string): CachedModule {
-  const script = compileCached(file, join(cacheDir, 'v8', `${basename(file, '.js')}.bin`), ['exports'])
+  const script = compileCached(file, { dir: cacheDir, name: basename(file, '.js') }, ['exports'])
   const exports: Record<string, unknown> = {}
   script.run(exports)
   script.keep()
@@ -181,18 +225,21 @@ export function runCachedModule(file: string, cacheDir: string): CachedModule {
 }
 
 /**
- * Writes the code caches this process built, each atomically and never
- * through a link. Never rejects: a cache that cannot be written is
- * skipped (the next run compiles from source again), and the problems are
- * returned.
+ * Writes the code caches this process built, each signed with the user's
+ * key (created on first use), atomically and never through a link. Never
+ * rejects: a cache that cannot be written is skipped (the next run
+ * compiles from source again), and the problems are returned.
  */
 export async function flushCodeCaches(): Promise<string[]> {
   const problems: string[] = []
-  for (const [path, bytes] of pending) {
-    const dir = dirname(path)
+  const ready = new Map<string, Promise<Buffer>>()
+  for (const [path, { dir, header, payload }] of pending) {
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 })
-      await writeFileSafely(path, bytes, { root: dirname(dir), durable: false })
+      if (!ready.has(dir)) ready.set(dir, prepareUserCache(dir))
+      const key = await ready.get(dir)!
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+      const bytes = checkedFile({ ...header, mac: macOf(key, header, sha256(payload)) }, payload)
+      await writeFileSafely(path, bytes, { root: dir, durable: false })
     } catch (error) {
       problems.push((error as Error).message)
     }

@@ -16,6 +16,7 @@ afterEach(async () => {
 })
 
 const ID = 'o200k@gpt-tokenizer@4.0.0+split-1'
+const FORMAT = 'sysprompt-token-counts/2'
 const shardFile = (text: string) => join(dir, 'counts', `${nodeHash(text).slice(0, 2)}.json`)
 
 describe('diskCountCache', () => {
@@ -50,9 +51,9 @@ describe('diskCountCache', () => {
     for (const junk of [
       '{not json',
       JSON.stringify({ format: 'other', entries: [[`${ID} ${nodeHash(text)}`, 5]] }),
-      JSON.stringify({ format: 'sysprompt-token-counts/1', entries: [[`${ID} ${nodeHash(text)}`, -1]] }),
-      JSON.stringify({ format: 'sysprompt-token-counts/1', entries: [[`${ID} ${nodeHash(text)}`, '5']] }),
-      JSON.stringify({ format: 'sysprompt-token-counts/1', entries: [['../../etc', 5]] }),
+      JSON.stringify({ format: FORMAT, entries: [[`${ID} ${nodeHash(text)}`, -1]] }),
+      JSON.stringify({ format: FORMAT, entries: [[`${ID} ${nodeHash(text)}`, '5']] }),
+      JSON.stringify({ format: FORMAT, entries: [['../../etc', 5]] }),
       'x'.repeat(4096 * 3),
     ]) {
       await writeFile(shardFile(text), junk)
@@ -61,17 +62,14 @@ describe('diskCountCache', () => {
     const cache = diskCountCache({ dir })
     cache.set(ID, text, 4)
     await cache.flush()
-    expect(JSON.parse(await readFile(shardFile(text), 'utf8')).format).toBe('sysprompt-token-counts/1')
+    expect(JSON.parse(await readFile(shardFile(text), 'utf8')).format).toBe(FORMAT)
     expect(diskCountCache({ dir }).get(ID, text)).toBe(4)
   })
 
   it('never reads or writes through a link', async () => {
     const text = 'linked'
     const elsewhere = join(dir, 'elsewhere.json')
-    await writeFile(
-      elsewhere,
-      JSON.stringify({ format: 'sysprompt-token-counts/1', entries: [[`${ID} ${nodeHash(text)}`, 9]] }),
-    )
+    await writeFile(elsewhere, JSON.stringify({ format: FORMAT, entries: [[`${ID} ${nodeHash(text)}`, 9]] }))
     await mkdir(join(dir, 'counts'), { recursive: true })
     await symlink(elsewhere, shardFile(text))
     const cache = diskCountCache({ dir })

@@ -4,12 +4,13 @@ import { isAbsolute, join } from 'node:path'
 import type { TokenCountCache } from '../compile/index.js'
 import { nodeHash } from './node-hash.js'
 import { writeFileSafely } from './safe-write.js'
+import { cacheMac, prepareUserCache, reportCacheProblem, userCacheKey } from './user-cache.js'
 
 /** The default bound of a disk count cache: 64 MiB over all its files. */
 export const DEFAULT_COUNT_CACHE_BYTES = 64 * 1024 * 1024
 
 /** What a count file says it is; anything else is a foreign file, ignored. */
-const FORMAT = 'sysprompt-token-counts/1'
+const FORMAT = 'sysprompt-token-counts/2'
 /** One file per first byte of the text hash: a run reads only the files its texts fall in. */
 const SHARDS = 256
 /** `<name>@<version> <sha256 hex>`: the tokenizer, its version (package and splitting) and the text. */
@@ -62,24 +63,35 @@ export interface DiskCountCacheOptions {
 /** Bytes an entry takes in its file, near enough for the bound. */
 const entryBytes = (key: string): number => key.length + 16
 
+/** The keyed checksum a count file carries over its entries. */
+const macOf = (key: Buffer, entries: string): string => cacheMac(key, `${FORMAT}\n${entries}`)
+
 /**
  * Reads one count file, trusting nothing in it: a link, a non-regular file,
  * one over the size bound, unparsable JSON or another format is ignored
- * whole (and rebuilt by the next flush); an entry of the wrong shape is
+ * whole (and rebuilt by the next flush); so is one whose MAC is not the
+ * user's key's (reported, unless `quiet`); an entry of the wrong shape is
  * skipped. The open never blocks (a FIFO put there is not waited on).
  */
-function readCounts(path: string, maxBytes: number): Map<string, number> {
+function readCounts(path: string, maxBytes: number, secret: Buffer, quiet = false): Map<string, number> {
   const counts = new Map<string, number>()
+  const forged = () => {
+    if (!quiet)
+      reportCacheProblem(
+        `the token counts in ${path} failed their checks; they were ignored and will be rebuilt`,
+      )
+    return counts
+  }
   let fd: number
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-  } catch {
-    return counts
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? counts : forged()
   }
   let text: string
   try {
     const stat = fstatSync(fd)
-    if (!stat.isFile() || stat.size > maxBytes) return counts
+    if (!stat.isFile() || stat.size > maxBytes) return forged()
     const bytes = Buffer.alloc(stat.size)
     let read = 0
     while (read < bytes.length) {
@@ -89,7 +101,7 @@ function readCounts(path: string, maxBytes: number): Map<string, number> {
     }
     text = bytes.subarray(0, read).toString('utf8')
   } catch {
-    return counts
+    return forged()
   } finally {
     closeSync(fd)
   }
@@ -97,11 +109,14 @@ function readCounts(path: string, maxBytes: number): Map<string, number> {
   try {
     parsed = JSON.parse(text)
   } catch {
-    return counts
+    return forged()
   }
-  if (typeof parsed !== 'object' || parsed === null) return counts
-  const { format, entries } = parsed as { format?: unknown; entries?: unknown }
-  if (format !== FORMAT || !Array.isArray(entries)) return counts
+  if (typeof parsed !== 'object' || parsed === null) return forged()
+  const { format, entries, mac } = parsed as { format?: unknown; entries?: unknown; mac?: unknown }
+  // A file of an earlier format is stale, not forged: rebuilt without a word.
+  if (format !== FORMAT) return counts
+  if (!Array.isArray(entries) || typeof mac !== 'string' || mac !== macOf(secret, JSON.stringify(entries)))
+    return forged()
   for (const entry of entries) {
     if (!Array.isArray(entry) || entry.length !== 2) continue
     const [key, count] = entry as unknown[]
@@ -117,7 +132,9 @@ function readCounts(path: string, maxBytes: number): Map<string, number> {
  * A persistent token-count cache in `dir` (SPEC §5), for
  * `compile(…, { countCache })`: counts keyed by tokenizer, tokenizer
  * version and the text's sha256, in 256 JSON files bounded together by
- * `maxBytes`. A count found here loads no encoding, so a repeated
+ * `maxBytes`, each signed with an HMAC under the user's key kept in `dir`
+ * (user-cache.ts: the directory must be this user's, mode 0700; the key
+ * is made on the first flush). A file that fails is ignored and rebuilt. A count found here loads no encoding, so a repeated
  * `sysprompt inspect` whose texts did not change loads no tokenizer at
  * all. Reads are synchronous (compile is); call `flush()` to write.
  */
@@ -131,11 +148,24 @@ export function diskCountCache(options: DiskCountCacheOptions): DiskCountCache {
     const hash = nodeHash(text)
     return { shard: hash.slice(0, 2), key: `${tokenizer} ${hash}` }
   }
+  // The user's key, read with the first count looked up: none (or a directory that is not this user's) trusts no file.
+  let key: Buffer | undefined | null = null
+  const trustedKey = (): Buffer | undefined => {
+    if (key !== null) return key
+    const found = userCacheKey(dir)
+    if ('problem' in found) reportCacheProblem(found.problem)
+    key = 'key' in found ? found.key : undefined
+    return key
+  }
   const shardOf = (shard: string): Map<string, number> => {
     let counts = loaded.get(shard)
     if (counts === undefined) {
+      const trusted = trustedKey()
       // A file over twice the bound is not one this cache wrote.
-      counts = readCounts(join(countsDir, `${shard}.json`), shardBytes * 2)
+      counts =
+        trusted === undefined
+          ? new Map()
+          : readCounts(join(countsDir, `${shard}.json`), shardBytes * 2, trusted)
       loaded.set(shard, counts)
     }
     return counts
@@ -161,7 +191,9 @@ export function diskCountCache(options: DiskCountCacheOptions): DiskCountCache {
     async flush() {
       const problems: string[] = []
       if (added.size === 0) return problems
+      let signing: Buffer
       try {
+        signing = await prepareUserCache(dir)
         await mkdir(countsDir, { recursive: true, mode: 0o700 })
       } catch (error) {
         added.clear()
@@ -170,7 +202,7 @@ export function diskCountCache(options: DiskCountCacheOptions): DiskCountCache {
       for (const [shard, mine] of added) {
         const path = join(countsDir, `${shard}.json`)
         // What another process wrote since this one read, then ours, newest last.
-        const merged = readCounts(path, shardBytes * 2)
+        const merged = readCounts(path, shardBytes * 2, signing, true)
         for (const [key, count] of mine) {
           merged.delete(key)
           merged.set(key, count)
@@ -182,7 +214,8 @@ export function diskCountCache(options: DiskCountCacheOptions): DiskCountCache {
           merged.delete(key)
           bytes -= entryBytes(key)
         }
-        const body = JSON.stringify({ format: FORMAT, entries: [...merged] })
+        const entries = JSON.stringify([...merged])
+        const body = `{"format":${JSON.stringify(FORMAT)},"entries":${entries},"mac":"${macOf(signing, entries)}"}`
         try {
           await writeFileSafely(path, body, { root: dir, durable: false })
         } catch (error) {

@@ -216,6 +216,66 @@ describe('parseFragment: errors point into the file', () => {
   })
 })
 
+describe('parseFragment: nesting past the limit', () => {
+  const deepFlow = (depth: number) => `---\nx: ${'['.repeat(depth)}${']'.repeat(depth)}\n---\nbody\n`
+
+  it('refuses front matter nested deeper than 256 levels, at the level past it, naming the limit', () => {
+    // The mapping holding `x` is the first level: 255 brackets inside it are 256 levels.
+    expect(parseOk(deepFlow(255)).extra.x).toBeDefined()
+    const error = parseErr(deepFlow(5000))
+    expect(error).toMatchObject({ code: 'too-deep', line: 2 })
+    expect(error.column).toBeGreaterThan(250)
+    expect(error.column).toBeLessThan(270)
+    expect(error.message).toBe(
+      'the front matter nests lists and objects deeper than 256 levels, the limit for files read from a repository: flatten it',
+    )
+    const block = Array.from({ length: 5000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')
+    expect(parseErr(`---\n${block}\n---\n`).code).toBe('too-deep')
+    expect(parseErr(`---\n${'- '.repeat(100_000)}x\n---\n`).code).toBe('too-deep')
+  })
+
+  it('refuses keys that are collections or aliases, which the YAML library would write out again, level by level', () => {
+    // 200 lists each holding a pair keyed by the next list: 200 brackets, under the limit, but minutes in toJS.
+    const keys = `${'['.repeat(200)}a${': 1]'.repeat(200)}`
+    const error = parseErr(`---\nx: ${keys}\n---\n`)
+    expect(error).toMatchObject({ code: 'invalid-field', line: 2, column: 5 })
+    expect(error.message).toBe(
+      '`x` has a key that is a list, a mapping or an alias: write keys as plain text',
+    )
+    expect(parseErr('---\na: &k b\nx: {*k : 1}\n---\n')).toMatchObject({ code: 'invalid-field', line: 3 })
+    expect(parseOk('---\nx: {a: [1, {b: 2}], 3: c}\n---\n').extra.x).toEqual({ a: [1, { b: 2 }], 3: 'c' })
+  })
+
+  it('counts a pair in a list as a mapping of its own', () => {
+    const pairs = (n: number) => `---\nx: ${'[a: '.repeat(n)}1${']'.repeat(n)}\n---\n`
+    expect(parseOk(pairs(127)).extra.x).toBeDefined()
+    expect(parseErr(pairs(128))).toMatchObject({ code: 'too-deep' })
+  })
+
+  it('at any nesting depth, gives a fragment or a too-deep error, never a thrown RangeError', () => {
+    const opener = fc.constantFrom('[', '{a: ', '- ', '[? ', '[a: ')
+    fc.assert(
+      fc.property(
+        fc.array(opener, { maxLength: 40 }),
+        fc.integer({ min: 1, max: 4000 }),
+        (openers, times) => {
+          const open = Array.from(
+            { length: times },
+            (_, i) => openers[i % Math.max(1, openers.length)] ?? '[',
+          )
+          const text = `---\nx: ${open.join('')}1\n---\n`
+          const r = parseFragment(text, opts)
+          if (r.fragment === undefined) {
+            expect(r.errors.length).toBeGreaterThan(0)
+            expect(r.errors.every((e) => !/call stack/i.test(e.message))).toBe(true)
+          }
+        },
+      ),
+      { numRuns: propertyRuns(100) },
+    )
+  })
+})
+
 describe('parseFragment: properties', () => {
   const pieces = fc.constantFrom(
     '---',

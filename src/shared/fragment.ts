@@ -2,6 +2,7 @@ import type * as YamlModule from 'yaml'
 import type { Document, Node } from 'yaml'
 import { hashText } from './hash.js'
 import { positionOf } from './line-counter.js'
+import { MAX_NESTING_DEPTH, tooDeepText, yamlDepthExceeded, yamlValueProblem } from './nesting-depth.js'
 import type { Dialect, Stability } from './vocabulary.js'
 
 /**
@@ -46,6 +47,7 @@ export type FragmentErrorCode =
   | 'invalid-field'
   | 'unknown-field'
   | 'duplicate-id'
+  | 'too-deep'
   | 'unreadable'
 
 /** One problem in a fragment file, as data: `line` and `column` (1-based) are positions in the file itself. */
@@ -80,7 +82,7 @@ export interface ParseFragmentResult {
 /** What front matter is read with: the parts of the `yaml` package sysprompt uses. */
 export type FrontMatterYaml = Pick<
   typeof YamlModule,
-  'parse' | 'parseDocument' | 'isAlias' | 'isMap' | 'isScalar' | 'isSeq'
+  'parse' | 'parseDocument' | 'isAlias' | 'isMap' | 'isPair' | 'isScalar' | 'isSeq' | 'Lexer' | 'Parser'
 >
 
 let yamlLoader: (() => FrontMatterYaml) | undefined
@@ -254,6 +256,12 @@ function readFrontMatter(source: string, file: string, yaml: FrontMatterYaml): F
   }
   const fail = (code: FragmentErrorCode, offset: number, message: string) =>
     out.errors.push({ file, ...at(offset), code, message })
+  // Before the composer, which recurses once per level.
+  const deep = yamlDepthExceeded(source, yaml)
+  if (deep !== -1) {
+    fail('too-deep', deep, `the front matter ${tooDeepText(MAX_NESTING_DEPTH)}: flatten it`)
+    return out
+  }
   const doc = yaml.parseDocument(source, { prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {
     // Tabs make the parser report confusing follow-on errors; the tab itself is the one to fix.
@@ -308,6 +316,20 @@ function readFrontMatter(source: string, file: string, yaml: FrontMatterYaml): F
       continue
     }
     try {
+      // The root mapping is the first level.
+      const problem = yamlValueProblem(value, yaml, MAX_NESTING_DEPTH - 1)
+      if (problem !== undefined) {
+        const what =
+          problem.kind === 'too-deep'
+            ? `${tooDeepText(MAX_NESTING_DEPTH)}: flatten it`
+            : 'has a key that is a list, a mapping or an alias: write keys as plain text'
+        fail(
+          problem.kind === 'too-deep' ? 'too-deep' : 'invalid-field',
+          problem.offset,
+          `\`${name}\` ${what}`,
+        )
+        continue
+      }
       setOwn(out.extra, name, value === null ? null : value.toJS(doc, { maxAliasCount: 100 }))
     } catch (cause) {
       const detail = cause instanceof Error ? cause.message : String(cause)

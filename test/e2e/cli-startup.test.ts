@@ -70,7 +70,7 @@ describe('start-up loads only what a command needs', () => {
 
   it('the command line code compiles through a code cache per command; a damaged one is rebuilt, never run', async () => {
     const repo = await makeRepo('code-cache')
-    const cache = join(sandbox.base, 'code-cache')
+    const cache = join(sandbox.base, 'code-cache-home')
     const first = await cli(['inspect', '--json'], { cwd: repo, env: env({ XDG_CACHE_HOME: cache }) })
     expect(first.code).toBe(0)
     const file = join(cache, 'sysprompt', 'v8', 'cli-inspect.bin')
@@ -81,7 +81,9 @@ describe('start-up loads only what a command needs', () => {
     damaged[damaged.length - 16]! ^= 0xff
     await writeFile(file, damaged)
     const again = await cli(['inspect', '--json'], { cwd: repo, env: env({ XDG_CACHE_HOME: cache }) })
-    expect(again.stderr).toBe('')
+    expect(again.stderr).toBe(
+      `sysprompt: warning: the code cache ${file} failed its checks; it was not run and will be rebuilt; pass --no-cache to use none\n`,
+    )
     expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout))
     expect((await readFile(file)).equals(damaged)).toBe(false)
   })

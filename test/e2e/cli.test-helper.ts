@@ -23,7 +23,7 @@ export interface Result {
   stderr: string
 }
 
-/** The sandbox of the current test file: `base` holds the repositories, `home` is an empty home directory. */
+/** The sandbox of the current test file: `base` holds the repositories, `home` (beside it) is an empty home directory. */
 export const sandbox = { base: '', home: '' }
 
 /** Creates the sandbox before the file's tests and removes it after; call once at the top of a test file. */
@@ -33,11 +33,14 @@ export function useSandbox(): void {
       true,
     )
     sandbox.base = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-cli-')))
-    sandbox.home = join(sandbox.base, 'home')
+    // Beside the base, not in it: a run from the base (no repository) takes the base as its project,
+    // and a cache directory inside the project is never used.
+    sandbox.home = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-home-')))
     await mkdir(join(sandbox.home, '.config'), { recursive: true })
   })
   afterAll(async () => {
     await rm(sandbox.base, { recursive: true, force: true })
+    await rm(sandbox.home, { recursive: true, force: true })
   })
 }
 

@@ -96,7 +96,7 @@ export function registerMatrix(program: Command, ctx: CommandContext): void {
       const print = printer(ctx, options.color)
       const modes = typeof raw.modes === 'string' ? parseModes(raw.modes) : [...INSTRUCTION_MODES]
       const root = await projectRoot(options.cwd, options.root)
-      const countCache = await countCacheFor(raw.cache !== false, ctx.io.env)
+      const countCache = await countCacheFor(raw.cache !== false, ctx.io.env, [options.cwd, root])
       const loads = await discoverAll({
         cwd: options.cwd,
         root,

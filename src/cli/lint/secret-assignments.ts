@@ -3,7 +3,8 @@ import { isWordUnit } from './types.js'
 /**
  * Secrets that have no fixed prefix but sit in a recognisable place:
  * `password=…` and `AWS_SECRET_ACCESS_KEY=…` assignments, the password of a
- * URL (`postgres://user:pass@host`), and JSON Web Tokens. Each scanner
+ * URL (`postgres://user:pass@host`), basic credentials in an
+ * `Authorization` header (git's `http.extraheader`), and JSON Web Tokens. Each scanner
  * finds an anchor with `indexOf` and reads forward a bounded run, resuming
  * after it, so the whole scan is linear. Found: where the secret value
  * starts and ends.
@@ -131,6 +132,44 @@ function scanUrlPasswords(text: string, hits: ValueHit[]): void {
   }
 }
 
+const isBase64 = (c: number) => (isWordUnit(c) && c !== 0x5f) || c === 0x2b || c === 0x2f
+
+/**
+ * `AUTHORIZATION: basic <base64 of user:password>`, in any case: what
+ * `git -c http.extraheader=…` and CI checkouts write into `.git/config`, and
+ * what `curl -H` sends. The value must decode to `user:password` text, so
+ * `Authorization: Basic auth is used` and `basic <base64>` are prose.
+ */
+function scanBasicAuthHeaders(text: string, lower: string, hits: ValueHit[]): void {
+  const anchor = 'authorization:'
+  let from = 0
+  for (let at = lower.indexOf(anchor, from); at !== -1; at = lower.indexOf(anchor, from)) {
+    from = at + anchor.length
+    const scheme = runEnd(text, from, isSpace, 8)
+    if (!lower.startsWith('basic', scheme)) continue
+    const start = runEnd(text, scheme + 5, isSpace, 8)
+    if (start === scheme + 5) continue
+    let end = runEnd(text, start, isBase64, 1024)
+    from = Math.max(from, end)
+    if (text.charCodeAt(end) === 0x3d) end++
+    if (text.charCodeAt(end) === 0x3d) end++
+    if (isBase64(text.charCodeAt(end)) || end - start < 8 || !basicCredentials(text.slice(start, end)))
+      continue
+    hits.push({ what: 'basic credentials in an Authorization header', start, end })
+  }
+}
+
+/** Whether base64 text decodes to `user:password` (printable, with a colon). */
+function basicCredentials(base64: string): boolean {
+  let decoded: string
+  try {
+    decoded = atob(base64)
+  } catch {
+    return false
+  }
+  return decoded.indexOf(':') > 0 && /^[\x20-\x7e]+$/.test(decoded)
+}
+
 function scanJwts(text: string, hits: ValueHit[]): void {
   let from = 0
   for (let at = text.indexOf('eyJ', from); at !== -1; at = text.indexOf('eyJ', from)) {
@@ -154,7 +193,7 @@ function scanJwts(text: string, hits: ValueHit[]): void {
   }
 }
 
-/** Every assignment, URL password and JWT in `text`. */
+/** Every assignment, URL password, basic-auth header and JWT in `text`. */
 export function scanSecretValues(text: string): ValueHit[] {
   const hits: ValueHit[] = []
   // ASCII lower case only: it keeps every offset where it was.
@@ -162,6 +201,7 @@ export function scanSecretValues(text: string): ValueHit[] {
   scanPasswords(text, lower, hits)
   scanAwsSecrets(text, lower, hits)
   scanUrlPasswords(text, hits)
+  scanBasicAuthHeaders(text, lower, hits)
   scanJwts(text, hits)
   return hits
 }

@@ -67,6 +67,71 @@ describe('scanSecrets finds secrets without a fixed prefix', () => {
   })
 })
 
+describe('Google keys and tokens, and basic credentials in a git http.extraheader', () => {
+  const GOOGLE_KEY = 'AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'
+  const ACCESS = 'ya29.a0AfH6SMBx3k9Lm2Qw8Zr7Tn5Yp1Vc4Ud6Ie0Of2Pg'
+  const REFRESH = '1//0gLb3xK9mQ2wZr7Tn5Yp1Vc4Ud6Ie0Of2PgHjKl'
+  // base64 of `x-access-token:ghs_…`, as actions/checkout writes it.
+  const BASIC = btoa('x-access-token:ghs_16C7e42F292c6912E7710c838347Ae178B4a')
+
+  it.each([
+    ['a Google API key', `const key = "${GOOGLE_KEY}"`, GOOGLE_KEY, 'Google API key AIza… (39 characters)'],
+    [
+      'a Google OAuth access token',
+      `Authorization: Bearer ${ACCESS}\n`,
+      ACCESS,
+      'Google OAuth access token ya29.…',
+    ],
+    ['a Google refresh token', `"refresh_token": "${REFRESH}"`, REFRESH, 'Google OAuth refresh token 1//…'],
+    [
+      'basic credentials in git http.extraheader',
+      `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${BASIC}\n`,
+      BASIC,
+      'basic credentials in an Authorization header',
+    ],
+    [
+      'basic credentials in a git -c flag',
+      `git -c http.extraheader="Authorization: Basic ${btoa('user:hunter2-Secret')}" fetch`,
+      btoa('user:hunter2-Secret'),
+      'basic credentials in an Authorization header',
+    ],
+  ])('finds %s and prints only its kind, prefix and length', (_, text, secret, shown) => {
+    const hits = scanSecrets(text)
+    expect(hits).toHaveLength(1)
+    expect(hits[0]!.secret).toBe(secret)
+    expect(text.slice(hits[0]!.offset, hits[0]!.offset + secret.length)).toBe(secret)
+    expect(hits[0]!.message).toContain(shown)
+    expect(hits[0]!.message).not.toContain(secret.slice(5, 15))
+  })
+
+  it('leaves prose and look-alikes alone', () => {
+    const text = [
+      'Google access tokens start with ya29. and expire after an hour.',
+      'A token like ya29.example is a placeholder.',
+      'see https://example.com/v1//path and http://host:8081//abcdefghijklmnopqrstuvwxyz0123456789',
+      '// 1// short comment; 1//0gShort',
+      'CHAIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q is a word, not a key',
+      'AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Qx is one character too long',
+      'AIzaSy is how a Google API key starts',
+      'extraheader = AUTHORIZATION: basic <base64>',
+      'Authorization: Basic auth is used for the registry.',
+      `Authorization: Basic ${btoa('no colon in here at all')}`,
+    ].join('\n')
+    expect(scanSecrets(text)).toEqual([])
+  })
+
+  it('stays linear on long runs of the new anchors', () => {
+    for (const anchor of ['AIza', 'ya29.', '1//', 'authorization: basic ']) {
+      expect(scanSecrets(anchor.repeat(20_000)).length).toBeLessThanOrEqual(20_000)
+    }
+  })
+
+  it('still reports each once beside secretlint', async () => {
+    const text = `${GOOGLE_KEY}\n${ACCESS}\n${REFRESH}\nAUTHORIZATION: basic ${BASIC}\n`
+    expect(await scanSecretsWithPreset(text)).toHaveLength(4)
+  })
+})
+
 describe('secretlint beside our own patterns', () => {
   it('adds what only the maintained preset knows, reporting each secret once', async () => {
     const text = 'curl https://deploy:Zq81tP0xLm@ci.example.com/hook\n'

@@ -41,6 +41,25 @@ const PATTERNS: readonly KeyPattern[] = [
     exact: true,
     advice: ROTATE,
   },
+  // Google (none of these is in secretlint's recommended preset, 10.2): API keys are `AIza` and
+  // exactly 35 more characters; OAuth access tokens `ya29.…`; refresh tokens `1//…`.
+  { what: 'Google API key', prefixes: ['AIza'], body: isKeyChar, min: 35, exact: true, advice: ROTATE },
+  {
+    what: 'Google OAuth access token',
+    prefixes: ['ya29.'],
+    body: isKeyChar,
+    min: 20,
+    mixed: true,
+    advice: ROTATE,
+  },
+  {
+    what: 'Google OAuth refresh token',
+    prefixes: ['1//'],
+    body: isKeyChar,
+    min: 30,
+    mixed: true,
+    advice: ROTATE,
+  },
   {
     what: 'Slack token',
     prefixes: ['xoxb-', 'xoxp-'],
@@ -127,9 +146,11 @@ function scanPrivateKeys(text: string, hits: SecretHit[]): void {
 /**
  * Likely secrets in included text (SPEC §9), by our own patterns: API keys
  * (`sk-…`), GitHub tokens (`ghp_…`, `github_pat_…`), AWS access key ids
- * (`AKIA…`), Slack tokens (`xoxb-…`, `xoxp-…`), private key blocks, and
- * (`secret-assignments.ts`) `password=…` and AWS secret access key
- * assignments, passwords in URLs and JSON Web Tokens. Each pattern is a
+ * (`AKIA…`), Google API keys (`AIza…`), Google OAuth access and refresh
+ * tokens (`ya29.…`, `1//…`), Slack tokens (`xoxb-…`, `xoxp-…`), private key
+ * blocks, and (`secret-assignments.ts`) `password=…` and AWS secret access
+ * key assignments, passwords in URLs, basic credentials in an
+ * `Authorization` header (git's `http.extraheader`) and JSON Web Tokens. Each pattern is a
  * literal prefix found with `indexOf`, then a run of key characters; the
  * scan resumes after each run, so it is linear in the text. A key must
  * start at a word boundary and, where real keys do, mix letters and digits

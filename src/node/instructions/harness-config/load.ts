@@ -247,7 +247,7 @@ async function readConfig(context: DiscoveryContext, file: ConfigFile): Promise<
     const kind = file.format === 'toml' ? 'TOML' : file.format === 'jsonc' ? 'JSON (with comments)' : 'JSON'
     context.report(
       'harness-config',
-      `${shown} is not valid ${kind} (line ${parsed.line}, column ${parsed.column}); its settings were ignored. Fix the file.`,
+      `${shown} ${parsed.problem ?? `is not valid ${kind}`} (line ${parsed.line}, column ${parsed.column}); its settings were ignored. Fix the file.`,
       file.path,
       'warning',
       { path: file.path, line: parsed.line, column: parsed.column },
