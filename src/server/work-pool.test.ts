@@ -7,7 +7,7 @@ import { memoryStore } from '../compile/index.js'
 import { closeServerApp } from './app.js'
 import { ApiError } from './errors.js'
 import { type Answer, appFor, client, makeProject } from './server.test-helper.js'
-import { WorkPool } from './work-pool.js'
+import { WorkPool, workerExecArgv } from './work-pool.js'
 
 const slowEntry = {
   url: new URL('./slow-worker.test-helper.ts', import.meta.url),
@@ -127,6 +127,41 @@ describe('WorkPool', () => {
     expect(existsSync(join(dir, 'started-y'))).toBe(false)
   })
 
+  it('serves the jobs on the calling thread when no worker can load, saying why', {
+    timeout: 240_000,
+  }, async () => {
+    const pool = new WorkPool({ size: 2, entry: { url: new URL('./no-such-worker.js', import.meta.url) } })
+    try {
+      const answers = await Promise.all(
+        ['Hi [if project:root] yes', 'Fine.'].map((text) =>
+          pool.run({ kind: 'diagnostics', root: gate, text, dialect: 'bracket' }),
+        ),
+      )
+      expect(answers[0]?.map((d) => d.code)).toContain('unclosed-block')
+      expect(answers[1]).toEqual([])
+      expect(pool.startFailure?.message).toMatch(/no-such-worker/)
+      expect(await pool.run({ kind: 'diagnostics', root: gate, text: 'Later.', dialect: 'bracket' })).toEqual(
+        [],
+      )
+      expect(pool.threads).toBe(0)
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('starts workers with the Node options of the process, less --input-type', () => {
+    expect(
+      workerExecArgv([
+        '--input-type=module',
+        '--conditions',
+        'x',
+        '--input-type',
+        'module',
+        '--max-old-space-size=99',
+      ]),
+    ).toEqual(['--conditions', 'x', '--max-old-space-size=99'])
+  })
+
   it('refuses a size that is not a count of threads', () => {
     expect(() => new WorkPool({ size: -1 })).toThrow(RangeError)
     expect(() => new WorkPool({ size: 1.5 })).toThrow(RangeError)
@@ -138,7 +173,7 @@ describe('the routes on worker threads', () => {
   let cleanup: () => Promise<void>
   beforeAll(async () => {
     ;({ root, cleanup } = await makeProject('workers'))
-    await writeFile(join(root, '.sysprompt', 'template.md'), 'Hello [prompt:cwd] [if x]\n')
+    await writeFile(join(root, '.sysprompt', 'template.md'), 'Hello [prompt:cwd] [endif]\n')
   })
   afterAll(() => cleanup())
 
@@ -157,17 +192,22 @@ describe('the routes on worker threads', () => {
         ['GET', '/api/template'],
         ['GET', '/api/variables'],
         ['POST', '/api/preview', { context: { cwd: 'packages/api' } }],
-        ['POST', '/api/preview', { template: 'Hi [if]', context: {} }],
+        ['POST', '/api/preview', { template: 'Hi [if project:root] yes', context: {} }],
+        ['POST', '/api/preview', { template: 'Hi [prompt:cwd]', context: {} }],
         ['POST', '/api/preview', { context: { cwd: '../outside' } }],
         ['GET', '/api/inspect'],
         ['PUT', '/api/sessions/s1', { context: {} }],
         ['GET', '/api/sessions/s1'],
-        ['PUT', '/api/template', { template: 'Bye [if]', dialect: 'bracket' }],
+        ['PUT', '/api/template', { template: 'a\n{{#if x}}never closed', dialect: 'mustache' }],
+        ['PUT', '/api/template', { template: '---\norder: [\n---\nx', dialect: 'bracket' }],
       ]
+      const statuses: number[] = []
       for (const [method, path, body] of requests) {
         const [a, b] = await Promise.all([here(method, path, body), there(method, path, body)])
         expect(stable(b), `${method} ${path}`).toEqual(stable(a))
+        statuses.push(b.status)
       }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 400, 200, 200, 200, 422, 422])
     } finally {
       await closeServerApp(app)
     }

@@ -26,10 +26,26 @@ export interface WireError {
   api?: { status: number; code: string; details?: unknown }
 }
 
-/** A worker's answer to a job. */
+/** A worker's answer to a job, or its word that it has loaded and takes jobs. */
 export type ResultMessage =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: WireError }
+  | { ready: true }
+
+/**
+ * The Node options a worker starts with: the process's own, less those a
+ * worker running a module file refuses (`--input-type`, which a process
+ * started with `node --input-type=module -e …` carries).
+ */
+export function workerExecArgv(argv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg === '--input-type') i++
+    else if (!arg.startsWith('--input-type=')) out.push(arg)
+  }
+  return out
+}
 
 /**
  * The worker module: tsc's `dist/server/work-worker.js` beside this file,
@@ -40,14 +56,15 @@ export type ResultMessage =
  */
 export function defaultWorkerEntry(): WorkerEntry {
   const here = import.meta.url
+  const execArgv = workerExecArgv()
   if (here.endsWith('.ts')) {
-    const viaTsx = process.execArgv.some((a) => a.includes('tsx'))
+    const viaTsx = execArgv.some((a) => a.includes('tsx'))
     return {
       url: new URL('./work-worker.ts', here),
-      execArgv: viaTsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+      execArgv: viaTsx ? execArgv : [...execArgv, '--import', 'tsx'],
     }
   }
-  return { url: new URL('../server/work-worker.js', here) }
+  return { url: new URL('../server/work-worker.js', here), execArgv }
 }
 
 interface Pending {
@@ -58,6 +75,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker
+  /** Whether it has loaded (said `ready`): a worker that dies before has run nothing. */
+  ready: boolean
   current: { id: number; pending: Pending } | undefined
 }
 
@@ -105,6 +124,7 @@ function wireError(error: unknown): WireError {
  * cannot be cloned across fails its job, not the worker.
  */
 export function serveJobs(port: MessagePort, run: (job: Job) => Promise<unknown>): void {
+  port.postMessage({ ready: true } satisfies ResultMessage)
   let queue = Promise.resolve()
   port.on('message', (message: JobMessage) => {
     queue = queue.then(async () => {
@@ -137,7 +157,10 @@ const shuttingDown = () =>
  * keeps its caches) and stay for the next; an idle worker does not keep
  * the process alive. A worker that dies (a crash, memory) fails the job
  * it was running with a 500 and is replaced on the next job. `size` 0
- * runs each job on the calling thread.
+ * runs each job on the calling thread, and so does a pool whose worker
+ * could not even load (its module missing from a repackaged install, Node
+ * options a worker refuses): the jobs are served, the reason is kept in
+ * `startFailure`.
  */
 export class WorkPool {
   readonly size: number
@@ -146,6 +169,7 @@ export class WorkPool {
   #queue: Pending[] = []
   #closed = false
   #nextId = 1
+  #startFailure: Error | undefined
 
   constructor(options: { size?: number; entry?: WorkerEntry } = {}) {
     const size = options.size ?? DEFAULT_WORKERS
@@ -160,10 +184,15 @@ export class WorkPool {
     return this.#slots.length
   }
 
+  /** Why no worker could load, when one could not: jobs then run on the calling thread. */
+  get startFailure(): Error | undefined {
+    return this.#startFailure
+  }
+
   /** Runs `job` on a worker (or, with `size` 0, here) and answers its result. */
   run<K extends Job['kind']>(job: JobOf<K>): Promise<JobResults[K]> {
     if (this.#closed) return Promise.reject(shuttingDown())
-    if (this.size === 0) return runJob<K>(job)
+    if (this.size === 0 || this.#startFailure !== undefined) return runJob<K>(job)
     return new Promise<JobResults[K]>((resolve, reject) => {
       this.#queue.push({ job, resolve: resolve as (value: unknown) => void, reject })
       this.#dispatch()
@@ -204,9 +233,13 @@ export class WorkPool {
       name: 'sysprompt-work',
       ...(this.#entry.execArgv === undefined ? {} : { execArgv: this.#entry.execArgv }),
     })
-    const slot: Slot = { worker, current: undefined }
+    const slot: Slot = { worker, ready: false, current: undefined }
     this.#slots.push(slot)
     worker.on('message', (message: ResultMessage) => {
+      if ('ready' in message) {
+        slot.ready = true
+        return
+      }
       const current = slot.current
       if (current?.id !== message.id) return
       slot.current = undefined
@@ -225,6 +258,13 @@ export class WorkPool {
     if (index >= 0) this.#slots.splice(index, 1)
     const current = slot.current
     slot.current = undefined
+    if (!slot.ready && !this.#closed) {
+      // It never loaded, so it ran nothing: serve its job and the waiting ones here, and every later one.
+      this.#startFailure ??= error
+      const pending = [...(current === undefined ? [] : [current.pending]), ...this.#queue.splice(0)]
+      for (const p of pending) runJob(p.job).then(p.resolve, p.reject)
+      return
+    }
     if (current !== undefined) {
       current.pending.reject(
         new Error(`the worker thread running this request stopped: ${error.message}`, { cause: error }),
