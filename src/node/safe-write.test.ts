@@ -61,6 +61,31 @@ describe('writeFileSafely writes', () => {
     expect(await readFile(path, 'utf8')).toBe('mine')
     expect(await names(dir)).toEqual(['template.md'])
   })
+
+  it('runs beforeCommit with the new bytes written and the old file still in place; a throw there aborts the write', async () => {
+    const path = join(dir, 'template.md')
+    await writeFileSafely(path, 'old\n')
+    const seen: string[][] = []
+    await writeFileSafely(path, 'new\n', {
+      beforeCommit: async () => {
+        seen.push([await readFile(path, 'utf8'), ...(await names(dir))])
+      },
+    })
+    expect(seen).toHaveLength(1)
+    expect(seen[0]?.[0]).toBe('old\n')
+    expect(seen[0]?.slice(1).some((n) => n.startsWith('.template.md.') && n.endsWith('.tmp'))).toBe(true)
+    expect(await readFile(path, 'utf8')).toBe('new\n')
+    const refused = new Error('changed meanwhile')
+    await expect(
+      writeFileSafely(path, 'newer\n', {
+        beforeCommit: () => {
+          throw refused
+        },
+      }),
+    ).rejects.toBe(refused)
+    expect(await readFile(path, 'utf8')).toBe('new\n')
+    expect(await names(dir)).toEqual(['template.md'])
+  })
 })
 
 describe('writeFileSafely never writes through a link', () => {

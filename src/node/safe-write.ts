@@ -55,6 +55,14 @@ export interface SafeWriteOptions {
    * command tens of milliseconds on a busy disk.
    */
   durable?: boolean
+  /**
+   * Runs after the bytes are in the temporary file and before it takes the
+   * target's place; throwing aborts the write (the temporary file is
+   * removed, the target left as it was) and the error reaches the caller
+   * as thrown. A compare-and-swap re-reads what it compared here, so that a
+   * change made meanwhile is not overwritten (`PUT /api/template`).
+   */
+  beforeCommit?: () => Promise<void> | void
 }
 
 /**
@@ -115,6 +123,14 @@ export async function writeFileSafely(
   } catch (error) {
     if (!(error instanceof SafeWriteError)) await fs.unlink(temp).catch(() => undefined)
     throw osError(error, dir, 'could not be written to')
+  }
+  if (options.beforeCommit !== undefined) {
+    try {
+      await options.beforeCommit()
+    } catch (error) {
+      await fs.unlink(temp).catch(() => undefined)
+      throw error
+    }
   }
   try {
     if (options.exclusive === true) {

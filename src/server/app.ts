@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
-import { inspectData } from '../cli/commands/inspect-data.js'
 import {
   createSessionPrompts,
   diffCompiled,
@@ -14,7 +13,8 @@ import { ApiError, errorResponse } from './errors.js'
 import { type BoundAddress, checkJsonBody, checkLoopbackHost, limitUrl, requireToken } from './guard.js'
 import { createPageHandler } from './page.js'
 import * as routes from './routes.js'
-import { type Context, diagnosticsOf, Workspace } from './workspace.js'
+import { DEFAULT_WORKERS, WorkPool } from './work-pool.js'
+import { type Context, Workspace } from './workspace.js'
 
 /** What {@link createServerApp} serves. */
 export interface ServerAppOptions {
@@ -34,6 +34,12 @@ export interface ServerAppOptions {
   envAllowlist?: string[]
   /** One line per request (`METHOD path status ms`); none when absent. */
   log?: (line: string) => void
+  /**
+   * Worker threads that build prompts (previews, sessions, inspect,
+   * variables), so that a heavy request leaves the event loop to the
+   * others; default 2. `0` builds on the event loop's thread.
+   */
+  workers?: number
 }
 
 /** The Hono app of {@link createServerApp}: mount more routes on it (the page's `/` and static assets). */
@@ -80,7 +86,9 @@ function apiErrorOf(error: unknown): ApiError {
  */
 export function createServerApp(options: ServerAppOptions): ServerApp {
   const { store } = options
+  const pool = new WorkPool({ size: options.workers ?? DEFAULT_WORKERS })
   const workspace = new Workspace({
+    pool,
     root: options.root,
     store,
     env: options.env ?? process.env,
@@ -89,7 +97,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   })
   const sessions = createSessionPrompts<Context>({
     store,
-    build: async (ctx) => workspace.compiled(await workspace.build(ctx)),
+    build: async (ctx) => (await workspace.work('compile', ctx)).compiled,
   })
 
   const app: ServerApp = new OpenAPIHono({
@@ -126,30 +134,24 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   app.openapi(routes.getTemplateRoute, async (c) => {
     const served = await workspace.template()
-    const diagnostics = served.isDefault
-      ? []
-      : diagnosticsOf(workspace.parse(served.template, served.dialect))
+    const diagnostics = served.isDefault ? [] : await workspace.diagnostics(served.template, served.dialect)
     return c.json({ ...served, diagnostics }, 200)
   })
 
   app.openapi(routes.putTemplateRoute, async (c) => {
     const { template, dialect, expectedHash } = c.req.valid('json')
     // Refuse a template that cannot be used before anything is written; positions are the saved file's.
-    const project = await workspace.build({}, { text: workspace.savedText(template, dialect), dialect })
-    workspace.compiled(project)
+    const { diagnostics } = await workspace.work(
+      'compile',
+      {},
+      { text: workspace.savedText(template, dialect), dialect },
+    )
     const saved = await workspace.saveTemplate(template, dialect, expectedHash)
-    return c.json({ ...saved, diagnostics: diagnosticsOf(project) }, 200)
+    return c.json({ ...saved, diagnostics }, 200)
   })
 
   app.openapi(routes.variablesRoute, async (c) => {
-    const project = await workspace.build({})
-    const values = project.assembly?.variables ?? {}
-    const variables = project.catalog.infos.map((info) => ({
-      ...info,
-      ...(info.pattern !== true && Object.hasOwn(values, info.key)
-        ? { value: values[info.key] ?? null }
-        : {}),
-    }))
+    const { variables } = await workspace.work('variables', {})
     return c.json({ variables }, 200)
   })
 
@@ -157,15 +159,13 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     const { template, dialect, context } = c.req.valid('json')
     const text =
       template === undefined ? undefined : { text: template, ...(dialect === undefined ? {} : { dialect }) }
-    const project = await workspace.build(context, text)
-    const compiled = workspace.compiled(project)
-    return c.json({ compiled, diagnostics: diagnosticsOf(project) }, 200)
+    const { compiled, diagnostics } = await workspace.work('compile', context, text)
+    return c.json({ compiled, diagnostics }, 200)
   })
 
   app.openapi(routes.inspectRoute, async (c) => {
-    const project = await workspace.build(c.req.valid('query'))
-    const data = await inspectData(project, workspace.compiled(project))
-    return c.json(data as unknown as Record<string, unknown>, 200)
+    const data = await workspace.work('inspect', c.req.valid('query'))
+    return c.json(data, 200)
   })
 
   app.openapi(routes.listSessionsRoute, async (c) => {
@@ -291,6 +291,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     },
   })
 
+  pools.set(app, pool)
+
   // The page (`/` and its static assets) mounts here, after the API routes.
   const page = createPageHandler()
   app.use('*', async (c, next) => {
@@ -299,6 +301,18 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     await next()
   })
   return app
+}
+
+const pools = new WeakMap<ServerApp, WorkPool>()
+
+/**
+ * Stops the worker threads of an app made by {@link createServerApp}
+ * (`startServer`'s `close` does, after the requests in flight); requests
+ * after it are 503. Idle workers do not keep a process alive, so an app
+ * that is simply dropped needs no call.
+ */
+export async function closeServerApp(app: ServerApp): Promise<void> {
+  await pools.get(app)?.close()
 }
 
 interface SessionSummaryRow {

@@ -49,7 +49,12 @@ export function client(app: ServerApp, defaults: Record<string, string> = { host
   }
 }
 
-/** An app over `root` with a memory store unless one is given. */
+/**
+ * An app over `root` with a memory store unless one is given, building on
+ * the test's own thread unless `workers` is given (each worker thread loads
+ * the pipeline through tsx, about a second per app; `work-pool.test.ts`
+ * runs the routes through real workers).
+ */
 export function appFor(root: string, options: Partial<ServerAppOptions> = {}): ServerApp {
-  return createServerApp({ root, store: options.store ?? memoryStore(), env: {}, ...options })
+  return createServerApp({ root, store: options.store ?? memoryStore(), env: {}, workers: 0, ...options })
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { PromptStore } from '../compile/index.js'
-import { createServerApp, type ServerApp, type ServerAppOptions } from './app.js'
+import { closeServerApp, createServerApp, type ServerApp, type ServerAppOptions } from './app.js'
 import { errorJson } from './errors.js'
 import { type BoundAddress, isLoopbackHost } from './guard.js'
 
@@ -31,7 +31,8 @@ export interface RunningServer {
   app: ServerApp
   /**
    * Stops accepting connections, lets in-flight requests finish, closes
-   * idle keep-alive connections, then closes the store.
+   * idle keep-alive connections, stops the worker threads, then closes the
+   * store.
    */
   close(): Promise<void>
 }
@@ -120,6 +121,7 @@ export async function startServer(
           })
           server.closeIdleConnections()
         })
+        await closeServerApp(app)
         await options.store.close?.()
       })()
       return closing

@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { z } from '@hono/zod-openapi'
-import type { CompiledPrompt, PromptStore } from '../compile/index.js'
+import type { PromptStore } from '../compile/index.js'
+import { FileLockError } from '../node/file-lock.js'
 import {
   fragmentDirs,
   INSTRUCTION_MODES,
@@ -10,15 +11,15 @@ import {
   loadFragments,
 } from '../node/index.js'
 import '../node/front-matter-yaml.js'
-import { ProjectError } from '../node/project/errors.js'
 import type { ProjectOptions } from '../node/project/options.js'
-import { buildProject, type ProjectPrompt } from '../node/project/project.js'
-import { builtinTemplate, projectTemplatePath, templateOfText } from '../node/project/template-source.js'
+import { builtinTemplate } from '../node/project/template-source.js'
 import { AUTONOMY_LEVELS, type Autonomy, parseFragment } from '../presets/index.js'
-import { compileTemplate, type Diagnostic, type Dialect, isValidKey } from '../template/index.js'
+import { type Diagnostic, type Dialect, isValidKey } from '../template/index.js'
 import { ApiError } from './errors.js'
 import type { PromptContext } from './schemas.js'
-import { contentHash, readTemplateFile, writeTemplateFile } from './template-file.js'
+import { contentHash, readTemplateFile, swapTemplateFile } from './template-file.js'
+import { type JobOf, type JobResults, plainEnv } from './work.js'
+import type { WorkPool } from './work-pool.js'
 
 /** A request's prompt context, validated by the schema. */
 export type Context = z.infer<typeof PromptContext>
@@ -43,12 +44,15 @@ export interface WorkspaceOptions {
   /** With a name, the template lives in the store under that workspace instead of `.sysprompt/template.md`. */
   workspace?: string
   store: PromptStore
+  /** Where the repository work of requests runs (`work-pool.ts`). */
+  pool: WorkPool
 }
 
 /**
  * The served workspace: turns request contexts into the pipeline's options
- * (confined to the root), builds the prompt with the same `buildProject`
- * the command line runs, and reads and writes the served template.
+ * (confined to the root), has the prompt built with the same `buildProject`
+ * the command line runs on the worker pool (`work.ts`), and reads and
+ * writes the served template.
  */
 export class Workspace {
   constructor(readonly options: WorkspaceOptions) {}
@@ -112,39 +116,18 @@ export class Workspace {
     }
   }
 
-  /** Builds the prompt for `context` with the pipeline `sysprompt show` runs. */
-  async build(context: Context, template?: { text: string; dialect?: Dialect }): Promise<ProjectPrompt> {
+  /**
+   * Runs the repository work of a request (`work.ts`) for `context` on the
+   * worker pool: the prompt built by the pipeline `sysprompt show` runs, and
+   * what the route needs of it. The context is checked here first.
+   */
+  async work<K extends 'compile' | 'inspect' | 'variables'>(
+    kind: K,
+    context: Context,
+    template?: { text: string; dialect?: Dialect },
+  ): Promise<JobResults[K]> {
     const options = await this.projectOptions(context, template)
-    try {
-      return await buildProject(options, this.options.env)
-    } catch (error) {
-      if (error instanceof ProjectError)
-        throw new ApiError(error.usage ? 400 : 422, error.code, error.message)
-      throw error
-    }
-  }
-
-  /** The compiled prompt of `project`, or a 422 with the diagnostics of why there is none. */
-  compiled(project: ProjectPrompt): CompiledPrompt {
-    if (project.compiled !== undefined) return project.compiled
-    const failure = project.failure
-    const located: Diagnostic[] =
-      failure?.line === undefined
-        ? []
-        : [
-            {
-              code: failure.code as Diagnostic['code'],
-              message: failure.detail,
-              line: failure.line,
-              column: failure.column ?? 1,
-            },
-          ]
-    const seen = new Set(located.map((d) => `${d.line}:${d.column}:${d.code}`))
-    const rest = diagnosticsOf(project).filter((d) => !seen.has(`${d.line}:${d.column}:${d.code}`))
-    throw new ApiError(422, 'template-unusable', failure?.message ?? 'the prompt could not be built', [
-      ...located,
-      ...rest,
-    ])
+    return this.options.pool.run<K>({ kind, options, env: plainEnv(this.options.env) } as JobOf<K>)
   }
 
   /** The text saved for a template: the file's (front matter naming its dialect), or as given in workspace mode. */
@@ -152,10 +135,9 @@ export class Workspace {
     return this.options.workspace === undefined ? fileText(text, dialect) : text
   }
 
-  /** `text` read as the served template file, for its diagnostics. */
-  parse(text: string, dialect: Dialect): Pick<ProjectPrompt, 'template' | 'templateErrors'> {
-    const { template, errors } = templateOfText(text, projectTemplatePath(this.root), dialect)
-    return { ...(template === undefined ? {} : { template }), templateErrors: errors }
+  /** The diagnostics of `text` read as the served template file (on the worker pool). */
+  diagnostics(text: string, dialect: Dialect): Promise<Diagnostic[]> {
+    return this.options.pool.run({ kind: 'diagnostics', root: this.root, text, dialect })
   }
 
   /** The template served: the store's in workspace mode, else `.sysprompt/template.md` or the built-in default. */
@@ -184,6 +166,11 @@ export class Workspace {
         }
       }
     }
+    return this.defaultTemplate()
+  }
+
+  /** The built-in project template (with the user's fragment overrides), served when none is saved. */
+  private async defaultTemplate(): Promise<ServedTemplate> {
     const { root, env } = this.options
     const overrides = await loadFragments(fragmentDirs({ projectRoot: root, builtinDir: null, env }))
     const builtin = builtinTemplate('project', overrides)
@@ -200,25 +187,21 @@ export class Workspace {
    * Saves the template, compare-and-set on the current hash (the default's
    * when none is saved): a stale `expectedHash` is a 409 carrying the
    * current hash. The caller has checked that the template can be used.
+   *
+   * In workspace mode the store compares and sets. Otherwise the file is
+   * swapped under its lock (`swapTemplateFile`): of several writers with the
+   * same `expectedHash`, in this server or in others on the same project,
+   * exactly one wins and the others get the 409 with the winner's hash.
    */
   async saveTemplate(
     text: string,
     dialect: Dialect,
     expectedHash: string | null | undefined,
   ): Promise<ServedTemplate> {
-    const current = await this.template()
-    if (expectedHash !== undefined && expectedHash !== null && expectedHash !== current.hash) {
-      throw new ApiError(
-        409,
-        'stale-hash',
-        'the template changed since it was read; reload it and apply the edit again',
-        {
-          currentHash: current.hash,
-        },
-      )
-    }
     const { workspace, store } = this.options
     if (workspace !== undefined) {
+      const current = await this.template()
+      expectHash(expectedHash, current.hash)
       const stored = await store.setTemplate(
         workspace,
         { template: text, dialect },
@@ -232,8 +215,30 @@ export class Workspace {
         updatedAt: stored.updatedAt,
       }
     }
-    await writeTemplateFile(this.root, fileText(text, dialect))
-    return this.template()
+    const saved = await swapTemplateFile(this.root, fileText(text, dialect), async (file) => {
+      expectHash(expectedHash, file.exists ? file.hash : (await this.defaultTemplate()).hash)
+    }).catch((error: unknown) => {
+      if (!(error instanceof FileLockError)) throw error
+      throw error.code === 'busy'
+        ? new ApiError(
+            503,
+            'template-locked',
+            `.sysprompt/template.md.lock is held by process ${error.holder?.pid} on ${error.holder?.host} since ${error.holder?.at}; retry, or remove the lock file if no sysprompt is writing the template`,
+          )
+        : new ApiError(
+            500,
+            'template-unwritable',
+            '.sysprompt/template.md.lock is not a regular file; remove it so that the template can be saved',
+          )
+    })
+    if (!saved.exists) throw new Error('the template file was written but is absent')
+    return {
+      template: saved.text,
+      dialect: dialectOf(saved.text),
+      isDefault: false,
+      hash: saved.hash,
+      updatedAt: saved.updatedAt,
+    }
   }
 
   /** The text a workspace-mode template is built from; `undefined` serves `.sysprompt/template.md` as `show` does. */
@@ -254,6 +259,18 @@ export class Workspace {
     if (!isInside(root, real))
       throw new ApiError(400, 'outside-root', `${what} ${value} is outside the served root`)
     return real
+  }
+}
+
+/** A 409 with the current hash when `expected` is given and is not `current`. */
+function expectHash(expected: string | null | undefined, current: string): void {
+  if (expected !== undefined && expected !== null && expected !== current) {
+    throw new ApiError(
+      409,
+      'stale-hash',
+      'the template changed since it was read; reload it and apply the edit again',
+      { currentHash: current },
+    )
   }
 }
 
@@ -286,26 +303,4 @@ export function fileText(text: string, dialect: Dialect): string {
     )
   }
   return `---\ndialect: ${dialect}\n---\n${text}`
-}
-
-/** Lenient diagnostics of the project's template (not built-in), as lines and columns of its file. */
-export function diagnosticsOf(project: Pick<ProjectPrompt, 'template' | 'templateErrors'>): Diagnostic[] {
-  const template = project.template
-  if (template === undefined || template.builtin) return []
-  const front = project.templateErrors.map((e) => ({
-    code: e.code as Diagnostic['code'],
-    message: e.message,
-    line: e.line,
-    column: e.column,
-  }))
-  const body = compileTemplate(template.body, { dialect: template.dialect, strict: false }).diagnostics
-  return [
-    ...front,
-    ...body.map((d) => ({
-      code: d.code,
-      message: d.message,
-      line: d.line + template.bodyLine - 1,
-      column: d.column,
-    })),
-  ]
 }
