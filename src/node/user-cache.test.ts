@@ -117,12 +117,27 @@ describe('the cache directory and its key', () => {
     expect(await prepareUserCache(dir)).toEqual(key)
   })
 
+  it('makes private a directory of its own that only it could write to (0755, as earlier versions created it), and uses it', async () => {
+    const dir = join(base, 'earlier', 'sysprompt')
+    await mkdir(dir, { recursive: true })
+    await chmod(dir, 0o755)
+    expect(userCacheKey(dir)).toEqual({ missing: true })
+    expect(await modeOf(dir)).toBe(0o700)
+    await chmod(dir, 0o755)
+    const key = await prepareUserCache(dir)
+    expect(await modeOf(dir)).toBe(0o700)
+    forgetCacheKeys()
+    await chmod(dir, 0o755)
+    expect(userCacheKey(dir)).toEqual({ key })
+    expect(await modeOf(dir)).toBe(0o700)
+  })
+
   it('refuses a directory open to others or a link; replaces a key open to others, a short one or a link', async () => {
     const dir = join(base, 'open', 'sysprompt')
-    await mkdir(dir, { recursive: true, mode: 0o755 })
-    await chmod(dir, 0o755)
+    await mkdir(dir, { recursive: true, mode: 0o775 })
+    await chmod(dir, 0o775)
     expect(userCacheKey(dir)).toEqual({
-      problem: `the cache directory ${dir} is open to other users (mode 755, not 700), so it is not used: make it private or remove it`,
+      problem: `the cache directory ${dir} is open to other users (mode 775, not 700), so it is not used: make it private or remove it`,
     })
     await expect(prepareUserCache(dir)).rejects.toThrow('is open to other users')
     await symlink(join(base, 'open'), join(base, 'linked'))

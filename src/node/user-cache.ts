@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import {
+  chmodSync,
   closeSync,
   constants,
   existsSync,
@@ -101,6 +102,25 @@ export function userCacheKey(dir: string): CacheKey {
   return found
 }
 
+/**
+ * Makes this user's own cache directory private when it is readable by
+ * others but writable only by this user (mode 0755: what sysprompt itself
+ * created before the cache was keyed, and what `mkdir` gives under the usual
+ * umask). Nobody else could have written into it, so it is safe to keep;
+ * one writable by others is left alone and refused. True when it changed.
+ */
+function tightened(dir: string, stats: Stats): boolean {
+  const me = uid()
+  if (me === undefined || !stats.isDirectory() || stats.isSymbolicLink() || stats.uid !== me) return false
+  if ((stats.mode & 0o077) === 0 || (stats.mode & 0o022) !== 0) return false
+  try {
+    chmodSync(dir, 0o700)
+    return true
+  } catch {
+    return false
+  }
+}
+
 function readKey(dir: string): CacheKey {
   let stats: Stats
   try {
@@ -108,6 +128,7 @@ function readKey(dir: string): CacheKey {
   } catch {
     return { missing: true }
   }
+  if (tightened(dir, stats)) stats = lstatSync(dir)
   const dirProblem = ownershipProblem(stats, 'directory')
   if (dirProblem !== undefined)
     return {
@@ -149,7 +170,9 @@ function readKey(dir: string): CacheKey {
  */
 export async function prepareUserCache(dir: string): Promise<Buffer> {
   await mkdir(dir, { recursive: true, mode: 0o700 })
-  const dirProblem = ownershipProblem(await lstat(dir), 'directory')
+  let stats = await lstat(dir)
+  if (tightened(dir, stats)) stats = await lstat(dir)
+  const dirProblem = ownershipProblem(stats, 'directory')
   if (dirProblem !== undefined) throw new Error(`the cache directory ${dir} ${dirProblem}, so it is not used`)
   keys.delete(dir)
   const read = userCacheKey(dir)

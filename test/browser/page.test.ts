@@ -16,6 +16,8 @@ import { type Served, serveProject } from './serve.test-helper.js'
 // whole file, each state screenshotted and checked by axe-core.
 
 const unavailable = browserUnavailable()
+/** How long a poll waits for the page: vitest's default second is too short on a busy machine (the server works on worker threads). */
+const SLOW = { timeout: 60_000, interval: 100 }
 const AGENTS = '# Project rules\n\nUse pnpm. Run the tests before you push.\n'
 
 describe.skipIf(unavailable !== undefined)(
@@ -66,7 +68,7 @@ describe.skipIf(unavailable !== undefined)(
     it('opens on the overview: the summary line, a bar per section, the instruction files', async () => {
       await page.goto(`${served.url}/`)
       const summary = page.getByTestId('summary')
-      await expect.poll(() => summary.innerText()).toMatch(/\d+ tokens \(o200k\)/)
+      await expect.poll(() => summary.innerText(), SLOW).toMatch(/\d+ tokens \(o200k\)/)
       expect(await summary.innerText()).toContain('choose a provider or a model for a cache verdict')
       expect(await page.locator('main').innerText()).not.toContain('below-cache-minimum')
       expect(await page.locator('table.sections tbody tr').count()).toBeGreaterThan(0)
@@ -76,7 +78,7 @@ describe.skipIf(unavailable !== undefined)(
       await page.getByLabel('Provider').selectOption('anthropic')
       await page.getByLabel('Model').fill('claude-sonnet-4-5')
       await page.getByRole('button', { name: 'Inspect' }).click()
-      await expect.poll(() => summary.innerText()).toContain('anthropic')
+      await expect.poll(() => summary.innerText(), SLOW).toContain('anthropic')
       expect(await page.locator('main').innerText()).toContain('below-cache-minimum')
       await check('overview-anthropic')
     })
@@ -112,12 +114,12 @@ describe.skipIf(unavailable !== undefined)(
       await page.getByTestId('no-diagnostics').waitFor()
       expect(await editorText()).toContain('OS: [system:os]\n[if prompt:cwd]')
       await expect
-        .poll(() => page.getByTestId('preview-text').allInnerTexts())
+        .poll(() => page.getByTestId('preview-text').allInnerTexts(), SLOW)
         .toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`OS: ${process.platform} `))]))
       await check('editor-preview')
 
       await page.getByRole('button', { name: 'Save' }).click()
-      await expect.poll(() => page.locator('#save-status').innerText()).toMatch(/^Saved\./)
+      await expect.poll(() => page.locator('#save-status').innerText(), SLOW).toMatch(/^Saved\./)
       const saved = await readFile(join(served.project, '.sysprompt', 'template.md'), 'utf8')
       expect(saved).toContain('OS: [system:os]')
 
@@ -145,7 +147,7 @@ describe.skipIf(unavailable !== undefined)(
       expect((await api('GET', '/api/template')).template).toContain('Changed elsewhere.')
 
       await page.getByRole('button', { name: 'Overwrite with mine' }).click()
-      await expect.poll(() => page.locator('#save-status').innerText()).toContain('Saved over')
+      await expect.poll(() => page.locator('#save-status').innerText(), SLOW).toContain('Saved over')
       const after = await api('GET', '/api/template')
       expect(after.template).toContain('Mine.')
       expect(after.template).not.toContain('Changed elsewhere.')
@@ -172,7 +174,7 @@ describe.skipIf(unavailable !== undefined)(
       await page.getByRole('link', { name: 'Sessions' }).click()
       await page.getByRole('link', { name: 's-1' }).click()
       const usage = page.getByTestId('usage-summary')
-      await expect.poll(() => usage.innerText()).toContain('1 call recorded')
+      await expect.poll(() => usage.innerText(), SLOW).toContain('1 call recorded')
       expect(await page.locator('.outcome').first().innerText()).toMatch(/^(hot|partial|cold|small)$/)
       await check('sessions')
 
