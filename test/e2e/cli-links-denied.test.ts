@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFile, symlink } from 'node:fs/promises'
+import { mkdir, readFile, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { cli, env, fast, makeGitDir, type Result, sandbox, useSandbox, write } from './cli.test-helper.js'
@@ -21,6 +21,7 @@ const SECRETS = {
   outside: 'ssh-outside-secret-0004',
   oauth: 'ya29.oauth-creds-0005',
   homeEnv: 'GEMINI_API_KEY_home_0006',
+  rule: 'sk-rule-glob-secret-0007',
 }
 const HARNESSES = ['codex', 'claude', 'gemini', 'pi', 'opencode'] as const
 const MODES = [
@@ -72,6 +73,11 @@ beforeAll(async () => {
     '{ "context": { "fileName": ["oauth_creds.json", ".env"] } }\n',
   )
   await write(join(repo, 'TEAM.md'), 'Team notes.\n')
+  // A Copilot rule linked to an env file whose text looks like front matter: lint's cross-convention checks
+  // would quote its `applyTo` list ("write one text, applyTo: …").
+  await write(join(repo, '.env.production'), `---\napplyTo:\n  - ${SECRETS.rule}\n---\n`)
+  await mkdir(join(repo, '.github', 'instructions'), { recursive: true })
+  await symlink('../../.env.production', join(repo, '.github', 'instructions', 'leak.instructions.md'))
   execFileSync('git', ['-C', repo, 'add', '-A'])
   execFileSync('git', [
     '-C',

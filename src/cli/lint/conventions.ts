@@ -1,6 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch/posix.js'
+import { denyList } from '../../node/deny-list.js'
 import { nodeYaml } from '../../node/front-matter-yaml.js'
 import { nodeAdapters, nodeGitAdapter } from '../../node/index.js'
 import { listRules, readRule } from '../../node/instructions/modes/convention.js'
@@ -90,9 +91,14 @@ function keyLine(text: string, key: string): number {
   return index === -1 ? 1 : index + 1
 }
 
+/** The default deny-list: lint reads no secret-bearing file, by name or through a link. */
+const DENY = denyList()
+
 async function readSmall(root: string, path: string, maxBytes: number): Promise<string | undefined> {
   const read = await readConfinedFile(rel(root, path), root, {
     roots: [root],
+    // Judged by the file a link resolves to as well: a rule linked to `.env` is not read.
+    denyList: DENY,
     maxBytes,
     fs: nodeAdapters().fs,
   })
