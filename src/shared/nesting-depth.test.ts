@@ -120,6 +120,11 @@ describe('yamlDepthExceeded', () => {
     expect(yamlDepthExceeded(`${nested(256)}`, yaml)).toBe(-1)
   })
 
+  it('counts a pair the composer makes of a flow item missing its colon (`[""a]`: a mapping in a sequence)', () => {
+    // Found by the property below: a mapping key `[""a]` composes to three levels (mapping, sequence, pair).
+    expect(yamlDepthExceeded('[""a]: ', yaml, 1)).not.toBe(-1)
+  })
+
   it('counts exactly the nesting of any value written as block or flow YAML', () => {
     fc.assert(
       fc.property(

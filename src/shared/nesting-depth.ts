@@ -124,7 +124,12 @@ const COLLECTIONS = new Set(['block-map', 'block-seq', 'flow-collection'])
 interface StackToken {
   type: string
   start?: unknown
-  items?: readonly { start: readonly { type: string }[]; sep?: readonly { type: string }[] }[]
+  items?: readonly {
+    start: readonly { type: string }[]
+    sep?: readonly { type: string }[]
+    key?: unknown
+    value?: unknown
+  }[]
 }
 
 /**
@@ -157,12 +162,14 @@ function countLevels(stack: readonly StackToken[]): number {
   for (const token of stack) {
     if (!COLLECTIONS.has(token.type)) continue
     count++
-    // A pair inside a flow sequence (`[a: 1]`, `[? a]`) is a mapping of its own, with no token of its own.
+    // A pair inside a flow sequence (`[a: 1]`, `[? a]`, and `[""a]`, which the composer reads as a pair
+    // missing its `:`) is a mapping of its own, with no token of its own.
     const item = token.items?.at(-1)
     if (token.type === 'flow-collection' && isOpening(token.start, '[') && item !== undefined) {
       if (
         item.start.some((t) => t.type === 'explicit-key-ind') ||
-        item.sep?.some((t) => t.type === 'map-value-ind')
+        item.sep?.some((t) => t.type === 'map-value-ind') ||
+        (item.key !== undefined && item.key !== null && item.value !== undefined && item.value !== null)
       )
         count++
     }
