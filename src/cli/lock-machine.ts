@@ -5,6 +5,7 @@ import type { CompiledPrompt, LockMachine } from '../compile/index.js'
 import { shown } from '../node/project/paths.js'
 import { isInside } from '../node/safe-read.js'
 import { CliError } from './errors.js'
+import { holdsMachineValue, type MachineWhat } from './machine-values.js'
 import type { PromptOptions } from './options.js'
 
 // A lock must hold on every checkout and every machine: it is computed with
@@ -111,7 +112,7 @@ export async function lockOptions(
 /** A value that names this machine, found in the prompt a lock is written from. */
 export interface MachineValue {
   section: string
-  what: 'project root' | 'home directory' | 'user name' | 'host name' | "today's date"
+  what: MachineWhat
   value: string
 }
 
@@ -144,24 +145,13 @@ function safe(read: () => string): string | undefined {
   }
 }
 
-const WORD = /[\p{L}\p{N}_-]/u
-
-/** Whether `value` occurs in `text` as a whole word (not inside a longer name). */
-function wordIn(text: string, value: string): boolean {
-  for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + 1)) {
-    const before = text[i - 1]
-    const after = text[i + value.length]
-    if ((before === undefined || !WORD.test(before)) && (after === undefined || !WORD.test(after)))
-      return true
-  }
-  return false
-}
-
 /**
  * The machine-specific values the compiled prompt still holds, per section:
- * the actual values found in the text (paths as substrings, names as whole
- * words, none shorter than 3 characters or a bare `/`), not anything that
- * merely looks like an absolute path.
+ * each value found in the text where it names this machine (a path at the
+ * start of a path, a user or host name in a path, login or key, or as a
+ * whole word unless it is short or a common word: `holdsMachineValue`),
+ * none shorter than 2 characters or a bare `/`; not anything that merely
+ * looks like an absolute path.
  */
 export function findMachineValues(
   compiled: CompiledPrompt,
@@ -171,9 +161,11 @@ export function findMachineValues(
   for (const section of compiled.sections) {
     const text = compiled.text.slice(section.start, section.end)
     for (const [what, value] of values) {
-      if (value.length < 3 || value === '/') continue
-      const hit = what === 'user name' || what === 'host name' ? wordIn(text, value) : text.includes(value)
-      if (hit && !found.some((f) => f.section === section.name && f.value === value))
+      if (value.length < 2 || value === '/') continue
+      if (
+        holdsMachineValue(text, what, value) &&
+        !found.some((f) => f.section === section.name && f.value === value)
+      )
         found.push({ section: section.name, what, value })
     }
   }

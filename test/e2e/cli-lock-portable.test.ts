@@ -1,7 +1,7 @@
 import { cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { cli, fast, json, makeRepo, sandbox, useSandbox, write } from './cli.test-helper.js'
+import { cli, env, fast, json, makeRepo, sandbox, useSandbox, write } from './cli.test-helper.js'
 
 // Locks hold on every checkout: machine values pinned, the working directory
 // recorded relative to the root, and a change blamed on the file it is in.
@@ -86,5 +86,18 @@ describe('portable locks', () => {
     // Without such a value, nothing is said.
     await write(join(repo, 'AGENTS.md'), '# Project\n\nPortable words only.\n')
     expect((await cli(['check', '--update', ...fast], { cwd: repo })).stderr).toBe('')
+  }, 120_000)
+
+  it('check --update run as root does not take "package root" for the user name, and still finds /home/root', async () => {
+    const repo = await makeRepo('as-root')
+    await write(
+      join(repo, 'AGENTS.md'),
+      '# Project\n\nRun the scripts from the package root; the root README says how.\n',
+    )
+    const asRoot = { cwd: repo, env: env({ USER: 'root' }) }
+    expect((await cli(['check', '--update', ...fast], asRoot)).stderr).toBe('')
+    await write(join(repo, 'AGENTS.md'), '# Project\n\nThe cache lives in /home/root/.cache.\n')
+    const leaked = await cli(['check', '--update', ...fast], asRoot)
+    expect(leaked.stderr).toContain('section "template" holds the user name "root"')
   }, 120_000)
 })

@@ -152,3 +152,17 @@ describe('cross-convention rule lint', () => {
     expect(await lint(root, ['src/a.ts'])).toEqual([])
   })
 })
+
+describe('cross-convention rule lint: globs matched as each tool matches them', () => {
+  it('finds no dead glob where the tool would match: Copilot’s any-case **/ prefix, Claude’s bare names', async () => {
+    const root = await repo({
+      'src/Web/b.TSX': 'x\n',
+      'lib/deep/c.py': 'x\n',
+      '.github/instructions/ui.instructions.md': '---\napplyTo: "src/**/*.{tsx,jsx},b.tsx"\n---\nUI.\n',
+      '.claude/rules/py.md': '---\npaths: "*.py"\n---\nPython.\n',
+      '.claude/rules/dead.md': '---\npaths: "docs/*.md"\n---\nDocs.\n',
+    })
+    const found = (await lint(root)).filter((f) => f.code === 'glob-matches-nothing')
+    expect(found.map((f) => f.file)).toEqual([join(root, '.claude/rules/dead.md')])
+  })
+})

@@ -1,9 +1,9 @@
 import { lstat, realpath } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import picomatch from 'picomatch/posix.js'
 import { denyList } from '../../node/deny-list.js'
 import { nodeYaml } from '../../node/front-matter-yaml.js'
 import { nodeAdapters, nodeGitAdapter } from '../../node/index.js'
+import { patternTest } from '../../node/instructions/globs.js'
 import { listRules, readRule } from '../../node/instructions/modes/convention.js'
 import { dirsBelow } from '../../node/instructions/on-demand.js'
 import { READ_LIMIT } from '../../node/instructions/read.js'
@@ -203,8 +203,11 @@ async function deadGlobs(loads: readonly HarnessLoad[], scope: Scope): Promise<F
       if (INSTRUCTION_NAMES.some((name) => file.path.endsWith(`${sep}${name}`))) continue
       seen.add(file.path)
       const base = file.trigger.base
+      const syntax = file.trigger.syntax ?? 'picomatch'
+      // A `!` pattern excludes; it cannot be dead in the sense of a pattern that should match.
       const dead = file.trigger.globs.filter((glob) => {
-        const match = picomatch(glob.replace(/^\.?\//, ''), { dot: true })
+        if (glob.startsWith('!')) return false
+        const match = patternTest(syntax, glob)
         return !tracked.some((name) => {
           const absolute = resolve(scope.root, name)
           return isInside(base, absolute) && match(rel(base, absolute))

@@ -1,9 +1,9 @@
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import picomatch from 'picomatch/posix.js'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
+import { globsTest, type PathTest } from './globs.js'
 import { isFile, type LoadedFile, loadFound } from './read.js'
 import type { LateBoundFile, OnDemandFile, OnDemandTrigger } from './types.js'
 
@@ -71,15 +71,22 @@ export async function dirsBelow(context: DiscoveryContext, dir: string): Promise
 export function whenWords(context: DiscoveryContext, trigger: OnDemandTrigger): string {
   if (trigger.kind === 'under') return `when the agent works under ${context.display(trigger.dir)}`
   const base = trigger.base === context.root ? '' : ` (relative to ${context.display(trigger.base)})`
-  return `when the agent reads a file matching ${trigger.globs.join(', ')}${base}`
+  return `when the agent reads a file matching ${trigger.written ?? trigger.globs.join(', ')}${base}`
 }
 
-/** Whether the trigger fires for an absolute working path. */
+/** Compiled glob tests, one per trigger. */
+const TESTS = new WeakMap<OnDemandTrigger, PathTest>()
+
+/** Whether the trigger fires for an absolute working path (globs matched as the trigger's tool matches them). */
 export function fires(trigger: OnDemandTrigger, path: string): boolean {
   if (trigger.kind === 'under') return isInside(trigger.dir, path) && path !== trigger.dir
   if (!isInside(trigger.base, path)) return false
-  const rel = relative(trigger.base, path).split(sep).join('/')
-  return trigger.globs.some((glob) => picomatch(glob.replace(/^\.?\//, ''), { dot: true })(rel))
+  let test = TESTS.get(trigger)
+  if (test === undefined) {
+    test = globsTest(trigger.syntax ?? 'picomatch', trigger.globs)
+    TESTS.set(trigger, test)
+  }
+  return test(relative(trigger.base, path).split(sep).join('/'))
 }
 
 /**

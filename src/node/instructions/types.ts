@@ -1,5 +1,6 @@
 import type { TokenCountCache, Tokenizer, TokenizerName } from '../../compile/index.js'
 import type { FileSystemAdapter } from '../adapters.js'
+import type { GlobSyntax } from './globs.js'
 import type { InstructionSpan } from './render.js'
 
 /**
@@ -230,7 +231,15 @@ export interface DiagnosticSite {
  */
 export type OnDemandTrigger =
   | { kind: 'under'; dir: string }
-  | { kind: 'matches'; globs: readonly string[]; base: string }
+  | {
+      kind: 'matches'
+      globs: readonly string[]
+      base: string
+      /** How the tool matches `globs` (`globs.ts`); `picomatch` when absent. */
+      syntax?: GlobSyntax
+      /** The globs as the rule writes them, to show; `globs` joined by `, ` when absent. */
+      written?: string
+    }
 
 /** A file the harness loads only when the agent reads or edits a file it covers (SPEC §6 on demand). */
 export interface OnDemandFile {

@@ -253,8 +253,9 @@ describe('claude configuration', () => {
       {
         code: 'import-outside-cwd',
         severity: 'warning',
-        message: `CLAUDE.md imports AGENTS.md, outside ${cwd}; Claude Code drops such an import unless approved (hasClaudeMdExternalIncludesApproved; --harness-config hasClaudeMdExternalIncludesApproved=true).`,
+        message: `CLAUDE.md:1 imports AGENTS.md, outside ${cwd}; Claude Code drops such an import unless approved (hasClaudeMdExternalIncludesApproved; --harness-config hasClaudeMdExternalIncludesApproved=true).`,
         path: join(repo, 'AGENTS.md'),
+        site: { path: join(repo, 'CLAUDE.md'), line: 1, column: 1 },
       },
     ])
     const need = `imported by CLAUDE.md but outside ${cwd}, and such imports need approval`

@@ -1,11 +1,12 @@
 import { dirname, join, resolve } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
+import { ruleGlobs } from '../globs.js'
 import { findImportLines } from '../imports.js'
 import { nestedOnDemand } from '../on-demand.js'
 import { firstPresent, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isRefusal, type LoadedFile, loadFile, loadFound } from '../read.js'
-import { fileRule, globList, readRule } from './convention.js'
+import { fileRule, readRule } from './convention.js'
 
 /** Amp's names, in the order it tries them in each directory (AGENT.md is the legacy name). */
 const AMP_NAMES: readonly string[] = ['AGENTS.md', 'AGENT.md', 'CLAUDE.md']
@@ -94,11 +95,12 @@ async function mentions(
       continue
     }
     const rule = readRule(loaded.text, path)
-    const globs = globList(rule.data.globs)
-    if (globs.length > 0) {
+    const globs = ruleGlobs(rule.data.globs, 'picomatch')
+    if (globs.patterns.length > 0) {
       await fileRule(context, loaded, {
         activation: 'glob',
-        globs: ampGlobs(globs),
+        globs: ampGlobs(globs.patterns),
+        written: globs.written,
         base: context.root,
         text: rule.body,
         tool: 'Amp',

@@ -137,9 +137,18 @@ describe('claude mode: the rules of .claude/rules', () => {
     expect(found.onDemand.map((o) => [o.path, o.trigger])).toEqual([
       [
         join(base, '.claude/rules/comma.md'),
-        { kind: 'matches', globs: ['src/**/*.ts', 'lib/**/*.ts'], base },
+        {
+          kind: 'matches',
+          globs: ['src/**/*.ts', 'lib/**/*.ts'],
+          base,
+          syntax: 'gitignore',
+          written: 'src/**/*.ts, lib/**/*.ts,',
+        },
       ],
-      [join(base, '.claude/rules/list.md'), { kind: 'matches', globs: ['docs/**/*.md'], base }],
+      [
+        join(base, '.claude/rules/list.md'),
+        { kind: 'matches', globs: ['docs/**/*.md'], base, syntax: 'gitignore', written: 'docs/**/*.md' },
+      ],
     ])
   })
 })

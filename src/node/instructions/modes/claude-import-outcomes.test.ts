@@ -54,8 +54,9 @@ describe('claude mode: imports the user approved', () => {
       {
         code: 'import-outside-root',
         severity: 'warning',
-        message: `pkg/CLAUDE.md imports ../outside.md, outside the project root ${repo}; it is approved (${APPROVAL_SOURCE}), but nothing outside the project is read.`,
+        message: `pkg/CLAUDE.md:1 imports ../outside.md, outside the project root ${repo}; it is approved (${APPROVAL_SOURCE}), but nothing outside the project is read.`,
         path: join(base, 'outside.md'),
+        site: { path: join(cwd, 'CLAUDE.md'), line: 1, column: 1 },
       },
     ])
     expect(await explainInstructions({ ...options, file: join(base, 'outside.md') })).toEqual({
@@ -102,8 +103,9 @@ describe('claude mode: imports of the global file', () => {
       {
         code: 'import-outside-root',
         severity: 'warning',
-        message: `~/.claude/extra.md imports ~/notes.md, outside ${claudeDir}; Claude Code drops such an import unless approved (hasClaudeMdExternalIncludesApproved; --harness-config hasClaudeMdExternalIncludesApproved=true).`,
+        message: `~/.claude/extra.md:2 imports ~/notes.md, outside ${claudeDir}; Claude Code drops such an import unless approved (hasClaudeMdExternalIncludesApproved; --harness-config hasClaudeMdExternalIncludesApproved=true).`,
         path: join(home, 'notes.md'),
+        site: { path: join(claudeDir, 'extra.md'), line: 2, column: 1 },
       },
     ])
     expect(await explainInstructions({ ...options, file: join(home, 'notes.md') })).toMatchObject({
@@ -117,7 +119,7 @@ describe('claude mode: imports of the global file', () => {
 })
 
 describe('claude mode: imports that cannot be read or go too far', () => {
-  it('skips a missing import quietly (info) and one through a link out of cwd with a warning', async () => {
+  it('warns of a missing import (Claude Code skips it silently) and of one through a link out of cwd, at the reference', async () => {
     const { repo, home, cwd } = await project({
       'repo/pkg/CLAUDE.md': '@gone.md\n@link.md\n',
       'repo/pkg/link.md': { link: '../../outside.md' },
@@ -128,24 +130,27 @@ describe('claude mode: imports that cannot be read or go too far', () => {
     expect(found.diagnostics).toEqual([
       {
         code: 'import-missing',
-        severity: 'info',
-        message: 'pkg/CLAUDE.md imports pkg/gone.md, which does not exist; it was skipped.',
+        severity: 'warning',
+        message:
+          'pkg/CLAUDE.md:1: `@gone.md` names pkg/gone.md, which does not exist; Claude Code skips it silently.',
         path: join(cwd, 'gone.md'),
+        site: { path: join(cwd, 'CLAUDE.md'), line: 1, column: 1 },
       },
       {
         code: 'import-outside-root',
         severity: 'warning',
-        message: `pkg/CLAUDE.md imports pkg/link.md, which lies outside ${cwd}; it was skipped.`,
+        message: `pkg/CLAUDE.md:2: \`@link.md\` names pkg/link.md, which lies outside ${cwd}; it was skipped.`,
         path: join(cwd, 'link.md'),
+        site: { path: join(cwd, 'CLAUDE.md'), line: 2, column: 1 },
       },
     ])
     expect(await explainInstructions({ ...options, file: join(cwd, 'gone.md') })).toMatchObject({
       code: 'missing',
-      reason: 'imported by pkg/CLAUDE.md, but it does not exist',
+      reason: 'imported by pkg/CLAUDE.md (line 1), but it does not exist',
     })
     expect(await explainInstructions({ ...options, file: join(cwd, 'link.md') })).toMatchObject({
       code: 'outside-root',
-      reason: `imported by pkg/CLAUDE.md, but it lies outside ${cwd}`,
+      reason: `imported by pkg/CLAUDE.md (line 2), but it lies outside ${cwd}`,
     })
   })
 
@@ -162,10 +167,10 @@ describe('claude mode: imports that cannot be read or go too far', () => {
     const options = { cwd, home, mode: 'claude' as const, fsRoot: repo }
     const found = await discoverInstructions(options)
     expect(found.diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ['import-too-deep', 'pkg/l5.md imports pkg/l6.md deeper than 5 levels; Claude Code stops there.'],
+      ['import-too-deep', 'pkg/l5.md:1 imports pkg/l6.md deeper than 5 levels; Claude Code stops there.'],
       [
         'import-cycle',
-        'pkg/loop.md imports pkg/again.md, which is already in its import chain; not loaded again.',
+        'pkg/loop.md:2 imports pkg/again.md, which is already in its import chain; not loaded again.',
       ],
     ])
     expect(await explainInstructions({ ...options, file: join(cwd, 'l6.md') })).toMatchObject({

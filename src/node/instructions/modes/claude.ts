@@ -5,11 +5,11 @@ import { byCodeUnit } from '../../../registry/tool-order.js'
 import { nodeYaml } from '../../front-matter-yaml.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
+import { matchesEverything, type RuleGlobs, ruleGlobs } from '../globs.js'
 import { nestedOnDemand } from '../on-demand.js'
 import { distanceFrom, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
 import { type ClaudeImportScope, claudeImports } from './claude-imports.js'
-import { splitGlobs } from './convention.js'
 
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 
@@ -205,7 +205,17 @@ async function rules(
     const globs = pathGlobs(read.text)
     if (globs !== undefined) {
       const text = read.text.replace(FRONT_MATTER, '')
-      context.onDemand.push({ loaded: read, trigger: { kind: 'matches', globs, base }, text })
+      context.onDemand.push({
+        loaded: read,
+        trigger: {
+          kind: 'matches',
+          globs: globs.patterns,
+          base,
+          syntax: 'gitignore',
+          written: globs.written,
+        },
+        text,
+      })
       continue
     }
     loaded.push(path)
@@ -213,8 +223,12 @@ async function rules(
   return loaded
 }
 
-/** The `paths:` globs of a rule's front matter (a list, or one comma-separated string); `undefined` when it has none. */
-function pathGlobs(text: string): string[] | undefined {
+/**
+ * The `paths:` globs of a rule's front matter (a list, or one comma-separated
+ * string); `undefined` when it has none, or only `**`, which Claude Code
+ * loads at start like a rule without `paths:`.
+ */
+function pathGlobs(text: string): RuleGlobs | undefined {
   const yaml = FRONT_MATTER.exec(text)?.[1]
   if (yaml === undefined) return undefined
   let data: unknown
@@ -226,8 +240,8 @@ function pathGlobs(text: string): string[] | undefined {
   // A scalar or a list has no `paths` either.
   const paths = (data as { paths?: unknown } | null | undefined)?.paths
   if (paths == null) return undefined
-  const list = Array.isArray(paths) ? paths : splitGlobs(String(paths))
-  return list.map((glob) => String(glob).trim()).filter((glob) => glob.length > 0)
+  const globs = ruleGlobs(Array.isArray(paths) ? paths.map(String) : String(paths), 'gitignore')
+  return matchesEverything(globs.patterns) ? undefined : globs
 }
 
 async function listMarkdown(dir: string): Promise<string[]> {

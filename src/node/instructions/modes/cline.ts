@@ -1,9 +1,10 @@
 import { join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
+import { ruleGlobs } from '../globs.js'
 import { dirsBelow } from '../on-demand.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import { isFile } from '../read.js'
-import { alwaysFile, fileRule, globList, listRules, loadRuleFile, pushAll, readRule } from './convention.js'
+import { alwaysFile, fileRule, listRules, loadRuleFile, pushAll, readRule } from './convention.js'
 
 /** The subdirectories of `.clinerules/` that Cline never reads as rules. */
 const NOT_RULES: ReadonlySet<string> = new Set(['workflows', 'hooks', 'skills'])
@@ -87,13 +88,14 @@ async function rule(
   const loaded = await loadRuleFile(context, path, join(path, '..'))
   if (loaded === undefined) return undefined
   const read = readRule(loaded.text, path)
-  const globs = globList(read.data.paths)
+  const { patterns: globs, written } = ruleGlobs(read.data.paths, 'picomatch')
   return fileRule(
     context,
     loaded,
     {
       activation: globs.length > 0 ? 'glob' : 'always',
       globs,
+      written,
       base: context.root,
       text: read.body,
       tool: 'Cline',

@@ -1,16 +1,9 @@
 import { join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
+import { ruleGlobs } from '../globs.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import type { RuleActivation } from '../types.js'
-import {
-  descriptionOf,
-  fileRule,
-  globList,
-  listRules,
-  loadRuleFile,
-  pushAll,
-  readRule,
-} from './convention.js'
+import { descriptionOf, fileRule, listRules, loadRuleFile, pushAll, readRule } from './convention.js'
 
 /**
  * `continue` mode: Continue, from its documentation ("Rules",
@@ -55,7 +48,8 @@ async function rule(
   if (loaded === undefined) return undefined
   const read = readRule(loaded.text, path)
   const always = read.data.alwaysApply
-  let globs = globList(read.data.globs, false)
+  const written = ruleGlobs(read.data.globs, 'minimatch')
+  let globs = written.patterns
   if (globs.length === 0 && typeof read.data.regex === 'string') globs = ['**']
   const description = descriptionOf(read.data)
   const activation: RuleActivation =
@@ -74,6 +68,8 @@ async function rule(
     {
       activation,
       globs,
+      syntax: 'minimatch',
+      ...(written.patterns.length > 0 ? { written: written.written } : {}),
       base: context.root,
       text: read.body,
       tool: 'Continue',

@@ -5,6 +5,7 @@ import { byCodeUnit } from '../../../registry/tool-order.js'
 import { parseFragment } from '../../../shared/fragment.js'
 import '../../front-matter-yaml.js'
 import type { DiscoveryContext } from '../context.js'
+import { type GlobSyntax, splitGlobs } from '../globs.js'
 import { type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, type LoadedFile, loadFound } from '../read.js'
 import type { RuleActivation } from '../types.js'
@@ -62,29 +63,7 @@ export function readRule(text: string, file: string): RuleText {
   return { data, body: text.slice(match[0].length).replace(/\r\n?/g, '\n'), yaml: false }
 }
 
-/**
- * Splits a comma-separated glob list on the commas outside `{…}` and `[…]`,
- * so `**\/*.{ts,tsx}, docs/**` is two globs, not three (VS Code's Copilot
- * splits `applyTo` this way: `splitGlobAware`). A backslash escapes the
- * next character; unbalanced brackets leave the rest as one glob.
- */
-export function splitGlobs(text: string): string[] {
-  const parts: string[] = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (c === '\\') i++
-    else if (c === '{' || c === '[') depth++
-    else if ((c === '}' || c === ']') && depth > 0) depth--
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i))
-      start = i + 1
-    }
-  }
-  parts.push(text.slice(start))
-  return parts
-}
+export { splitGlobs } from '../globs.js'
 
 /**
  * Globs from a front-matter value: a list, or one text split by `splitGlobs`
@@ -148,8 +127,12 @@ export async function listRules(
 /** Where a rule's globs are resolved from, and how its activation reads in `explain`. */
 export interface RuleFiling {
   activation: RuleActivation
-  /** For `glob`: the globs, relative to `base`. */
+  /** For `glob`: the globs, relative to `base`, split as the tool splits them. */
   globs: readonly string[]
+  /** How the tool matches them (`picomatch` when absent); see `globs.ts`. */
+  syntax?: GlobSyntax
+  /** The globs as the rule writes them, to show (`globs` joined by `, ` when absent). */
+  written?: string
   base?: string
   description?: string
   /** The text the tool sends (front matter removed). */
@@ -180,7 +163,13 @@ export async function fileRule(
   if (filing.activation === 'glob') {
     context.onDemand.push({
       loaded,
-      trigger: { kind: 'matches', globs: filing.globs, base: filing.base ?? context.root },
+      trigger: {
+        kind: 'matches',
+        globs: filing.globs,
+        base: filing.base ?? context.root,
+        ...(filing.syntax === undefined ? {} : { syntax: filing.syntax }),
+        ...(filing.written === undefined ? {} : { written: filing.written }),
+      },
       text: filing.text,
     })
     return undefined

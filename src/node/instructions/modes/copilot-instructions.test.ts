@@ -62,12 +62,12 @@ describe('copilot mode instructions', () => {
       [
         join(root, '.github/instructions/deep/api.instructions.md'),
         'glob',
-        { kind: 'matches', globs: ['api/**'], base: root },
+        { kind: 'matches', globs: ['api/**'], base: root, syntax: 'vscode', written: 'api/**' },
       ],
       [
         join(root, '.github/instructions/ts.instructions.md'),
         'glob',
-        { kind: 'matches', globs: ['src/**/*.ts'], base: root },
+        { kind: 'matches', globs: ['src/**/*.ts'], base: root, syntax: 'vscode', written: 'src/**/*.ts' },
       ],
     ])
     expect(found.onRequest.map((r) => [r.path, r.activation, r.description])).toEqual([

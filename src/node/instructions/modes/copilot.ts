@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path'
 import { dirsDown } from '../git-root.js'
+import { ruleGlobs } from '../globs.js'
 import { nestedOnDemand } from '../on-demand.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import {
@@ -73,13 +74,15 @@ export const copilotMode: ModeRules = {
         continue
       }
       const applyTo = rule.data.applyTo
-      const globs = typeof applyTo === 'string' ? globList(applyTo) : []
+      const globs = ruleGlobs(typeof applyTo === 'string' ? applyTo : undefined, 'vscode')
       const shown = relative(root, path)
       pushAll(
         entries,
         await fileRule(context, loaded, {
-          activation: globs.length > 0 ? 'glob' : 'manual',
-          globs,
+          activation: globs.patterns.length > 0 ? 'glob' : 'manual',
+          globs: globs.patterns,
+          syntax: 'vscode',
+          written: globs.written,
           base: root,
           text: rule.body,
           tool: 'Copilot',

@@ -59,7 +59,11 @@ describe('cursor mode rules', () => {
     const root = await cursorRepository()
     const found = await discoverInstructions({ cwd: root, home: await emptyHome(), mode: 'cursor' })
     expect(found.onDemand.map((f) => [f.path, f.activation, f.trigger])).toEqual([
-      [join(root, '.cursor/rules/ts.mdc'), 'glob', { kind: 'matches', globs: ['src/**/*.ts'], base: root }],
+      [
+        join(root, '.cursor/rules/ts.mdc'),
+        'glob',
+        { kind: 'matches', globs: ['src/**/*.ts'], base: root, written: 'src/**/*.ts' },
+      ],
     ])
   })
 

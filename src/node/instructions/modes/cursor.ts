@@ -1,12 +1,12 @@
 import { join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
+import { ruleGlobs } from '../globs.js'
 import { dirsBelow, nestedOnDemand } from '../on-demand.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import {
   alwaysFile,
   descriptionOf,
   fileRule,
-  globList,
   listRules,
   loadRuleFile,
   pushAll,
@@ -65,7 +65,7 @@ async function ruleDir(
     const loaded = await loadRuleFile(context, path, owner)
     if (loaded === undefined) continue
     const rule = readRule(loaded.text, path)
-    const globs = globList(rule.data.globs)
+    const globs = ruleGlobs(rule.data.globs, 'picomatch')
     const description = descriptionOf(rule.data)
     const always = rule.data.alwaysApply === true
     const filing = {
@@ -84,12 +84,13 @@ async function ruleDir(
         ...filing,
         activation: always
           ? 'always'
-          : globs.length > 0
+          : globs.patterns.length > 0
             ? 'glob'
             : description !== undefined
               ? 'requested'
               : 'manual',
-        globs,
+        globs: globs.patterns,
+        written: globs.written,
         because: always
           ? 'alwaysApply: true'
           : description !== undefined

@@ -1,12 +1,12 @@
 import { join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
+import { ruleGlobs } from '../globs.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import type { RuleActivation } from '../types.js'
 import {
   alwaysFile,
   descriptionOf,
   fileRule,
-  globList,
   listRules,
   loadRuleFile,
   pushAll,
@@ -66,7 +66,7 @@ async function steering(
     loaded,
     {
       activation: INCLUSIONS[inclusion] ?? 'manual',
-      globs: globList(rule.data.fileMatchPattern, false),
+      ...kiroGlobs(rule.data.fileMatchPattern),
       base: context.root,
       text: rule.body,
       tool: 'Kiro',
@@ -78,4 +78,10 @@ async function steering(
     },
     kind,
   )
+}
+
+/** `fileMatchPattern` (a glob or a list, never split), matched as minimatch matches it, shown as written. */
+function kiroGlobs(value: unknown): { globs: string[]; syntax: 'minimatch'; written: string } {
+  const { patterns, written } = ruleGlobs(value, 'minimatch')
+  return { globs: patterns, syntax: 'minimatch', written }
 }

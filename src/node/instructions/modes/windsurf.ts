@@ -2,18 +2,11 @@ import { join } from 'node:path'
 import { groupDigits } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
+import { ruleGlobs } from '../globs.js'
 import { dirsBelow } from '../on-demand.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import type { RuleActivation } from '../types.js'
-import {
-  alwaysFile,
-  descriptionOf,
-  fileRule,
-  globList,
-  listRules,
-  loadRuleFile,
-  readRule,
-} from './convention.js'
+import { alwaysFile, descriptionOf, fileRule, listRules, loadRuleFile, readRule } from './convention.js'
 
 /** Windsurf reads at most this many characters of one rule file. */
 export const WINDSURF_RULE_CHARS = 12_000
@@ -65,7 +58,7 @@ export const windsurfMode: ModeRules = {
         const activation = TRIGGERS[trigger] ?? 'manual'
         const entry = await fileRule(context, loaded, {
           activation,
-          globs: globList(rule.data.globs),
+          ...windsurfGlobs(rule.data.globs),
           base: dir,
           text: limited(context, path, rule.body),
           tool: 'Windsurf',
@@ -124,4 +117,10 @@ function push(
     }
   }
   entries.push(entry)
+}
+
+/** A rule's `globs`, matched as picomatch matches them, shown as written. */
+function windsurfGlobs(value: unknown): { globs: string[]; written: string } {
+  const { patterns, written } = ruleGlobs(value, 'picomatch')
+  return { globs: patterns, written }
 }
