@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { groupDigits } from '../../node/index.js'
 import { buildProject } from '../../node/project/project.js'
+import { type InspectData, type InspectedFile, inspectData } from '../../node/report/inspect-data.js'
 import type { Stability } from '../../registry/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
@@ -21,7 +22,6 @@ import {
 } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
 import { visible } from '../sanitize.js'
-import { type InspectData, type InspectedFile, inspectData } from './inspect-data.js'
 import { buildWarnings } from './show.js'
 
 /** The widest bar; bars shrink to what the terminal leaves, down to {@link MIN_BAR_CELLS}. */

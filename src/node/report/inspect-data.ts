@@ -1,10 +1,10 @@
 import { dirname } from 'node:path'
 import { type CompiledPrompt, canonicalJson, resolveTokenizer, withCountCache } from '../../compile/index.js'
-import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from '../../node/index.js'
-import { shown } from '../../node/project/paths.js'
-import { cacheOptions, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
-import { describeDecision } from '../../node/project/rules.js'
 import { utf8Length } from '../../shared/hash.js'
+import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from '../index.js'
+import { shown } from '../project/paths.js'
+import { cacheOptions, cachePlan, type ProjectPrompt } from '../project/project.js'
+import { describeDecision } from '../project/rules.js'
 
 /** One instruction file as `inspect` reports it (imports nested). */
 export interface InspectedFile {
