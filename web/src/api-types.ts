@@ -91,6 +91,8 @@ export interface InspectResponse {
   cache: {
     provider: string | null
     model: string | null
+    /** Where the provider came from; `none`: nothing named one, so `provider` and `minTokens` are placeholders. */
+    providerFrom?: 'option' | 'mode' | 'none'
     minTokens: number | null
     breakpoints: { at: number; section: string | null }[]
     cacheableTokens: number | null
