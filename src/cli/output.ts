@@ -1,22 +1,7 @@
+import type { Io } from './io.js'
 import { colourCode, jsonText, visible } from './sanitize.js'
 
-/** One output stream: `isTTY` and `columns` as a Node stream has them. */
-export interface OutStream {
-  write(text: string): unknown
-  /** Writes `text` unchanged, where `write` sanitizes (the streams `run` hands to commands; see `sanitize.ts`). */
-  exact?(text: string): unknown
-  isTTY?: boolean
-  columns?: number
-}
-
-/** Where a command writes: the streams (a `isTTY` flag on stdout decides colours) and the environment. */
-export interface Io {
-  stdout: OutStream
-  stderr: OutStream
-  env: Record<string, string | undefined>
-  /** The shell's working directory: paths on the command line are relative to it. */
-  cwd: string
-}
+export type { Io, OutStream } from './io.js'
 
 /** Whether to colour stdout: only on a terminal, never with `NO_COLOR` set (to anything non-empty) or `--no-color`. */
 export function useColor(io: Io, flag: boolean | undefined): boolean {

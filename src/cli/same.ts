@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path'
-import { type HarnessLoad, normalText, textsFor } from './harness-loads.js'
+import { type HarnessLoad, normalText, textsFor } from '../node/report/harness-loads.js'
 
 /** The first place two harnesses differ for one working path: who loads which file that the other does not see. */
 export interface SameDifference {

@@ -29,7 +29,7 @@
  * same characters become `\u` escapes inside its strings, which parse back
  * to what was there.
  */
-import type { Io, OutStream } from './output.js'
+import type { Io, OutStream } from './io.js'
 
 /** Bidirectional controls: embeddings, overrides, isolates, and the direction marks (LRM, RLM, ALM). */
 export function isBidiControl(c: number): boolean {

@@ -1,5 +1,5 @@
-import { inspectData } from '../cli/commands/inspect-data.js'
 import type { CompiledPrompt } from '../compile/index.js'
+import { inspectData } from '../node/report/inspect-data.js'
 import '../node/front-matter-yaml.js'
 import { ProjectError } from '../node/project/errors.js'
 import type { ProjectOptions } from '../node/project/options.js'

@@ -77,13 +77,25 @@ describe.concurrent('show, inspect and vars on a repository', () => {
       'Instruction files',
       'sub/AGENTS.md',
       'docs/notes.md',
-      'Cache (anthropic',
+      'Cache (no provider or model named',
     ]) {
       expect(r.stdout).toContain(expected)
     }
+    // Nothing named a provider: no provider's name, no provider's minimum (issue 31, finding 6).
+    expect(r.stdout).not.toMatch(/anthropic|4 096/i)
+    expect(r.stdout).toMatch(/\ntokens +estimate\n/)
     expect(r.stdout).toMatch(/template .*█/)
     // Imported files get a token count like the files that import them.
     expect(r.stdout).toMatch(/└ docs\/notes\.md \(imported\) +\d+ +\d+ +whole/)
+  })
+
+  it('inspect names the provider a harness mode implies, and says where it came from in --json', async () => {
+    const [text, data] = await Promise.all([
+      cli(['inspect', '--mode', 'claude', ...fast], { cwd: sub }),
+      cli(['inspect', '--json', ...fast], { cwd: sub }),
+    ])
+    expect(text.stdout).toContain('Cache (anthropic, minimum')
+    expect(json(data).cache.providerFrom).toBe('none')
   })
 
   it('inspect --json gives the same as data', async () => {

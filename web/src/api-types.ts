@@ -4,8 +4,9 @@
  * that validate the requests), so a change there breaks the page's
  * typecheck rather than the page.
  */
-import type { InspectData } from '../../src/cli/commands/inspect-data.js'
+
 import type { CompiledPrompt, PromptDiff, SessionVersion } from '../../src/compile/types.js'
+import type { InspectData } from '../../src/node/report/inspect-data.js'
 import type { Stability } from '../../src/registry/types.js'
 import type {
   ApiDiagnostic as Diagnostic,
@@ -90,6 +91,8 @@ export interface InspectResponse {
   cache: {
     provider: string | null
     model: string | null
+    /** Where the provider came from; `none`: nothing named one, so `provider` and `minTokens` are placeholders. */
+    providerFrom?: 'option' | 'mode' | 'none'
     minTokens: number | null
     breakpoints: { at: number; section: string | null }[]
     cacheableTokens: number | null

@@ -16,8 +16,8 @@ import { DEFAULT_MAX_FILE_BYTES, jsonErrorWithoutExcerpt, readCliFile } from '..
 import { projectRoot } from '../../node/project/root.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
-import { parseModes } from '../harness-loads.js'
 import { findMachineValues, lockOptions, machineValues } from '../lock-machine.js'
+import { parseModes } from '../modes-option.js'
 import {
   addPromptOptions,
   type PromptOptions,

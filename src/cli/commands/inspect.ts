@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { groupDigits } from '../../node/index.js'
 import { buildProject } from '../../node/project/project.js'
+import { type InspectData, type InspectedFile, inspectData } from '../../node/report/inspect-data.js'
 import type { Stability } from '../../registry/index.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT } from '../errors.js'
@@ -21,7 +22,6 @@ import {
 } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
 import { visible } from '../sanitize.js'
-import { type InspectData, type InspectedFile, inspectData } from './inspect-data.js'
 import { buildWarnings } from './show.js'
 
 /** The widest bar; bars shrink to what the terminal leaves, down to {@link MIN_BAR_CELLS}. */
@@ -115,7 +115,8 @@ function render(data: InspectData, paint: Paint, columns: number): string {
     `${h('prompt')}    ${groupDigits(data.totals.tokens)} tokens, ${groupDigits(data.totals.bytes)} bytes, ` +
       `${data.totals.sections} section${data.totals.sections === 1 ? '' : 's'}, ${data.totals.tools} tool${data.totals.tools === 1 ? '' : 's'}`,
   )
-  out.push(`${h('tokens')}    ${tokenLabel(data.tokenizer, data.cache.provider)}`)
+  const unnamed = data.cache.providerFrom === 'none' && data.cache.model === null
+  out.push(`${h('tokens')}    ${unnamed ? data.tokenizer : tokenLabel(data.tokenizer, data.cache.provider)}`)
   out.push(
     '',
     h('Sections'),
@@ -188,10 +189,14 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   out.push(
     '',
     h(
-      `Cache (${cache.provider}${cache.model === null ? '' : `, ${cache.model}`}, minimum ${groupDigits(cache.minTokens)} tokens${base})`,
+      unnamed
+        ? `Cache (no provider or model named${base})`
+        : `Cache (${cache.provider}${cache.model === null ? '' : `, ${cache.model}`}, minimum ${groupDigits(cache.minTokens)} tokens${base})`,
     ),
   )
-  if (!cache.named) out.push('  (no provider or model named: no verdict; pass --provider or --model)')
+  if (unnamed) out.push('  (no minimum and no verdict; pass --provider or --model)')
+  else if (!cache.named)
+    out.push("  (no model named: the minimum is the provider's largest; pass --model for a verdict)")
   const through = (s: string | null) => (s === null ? 'empty' : `through ${s}`)
   out.push(
     `  static prefix            ${groupDigits(stablePrefix.static.tokens)} tokens, ${through(stablePrefix.static.through)}`,
@@ -202,7 +207,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   out.push(
     `  breakpoints              ${cache.breakpoints.length === 0 ? 'none' : cache.breakpoints.map((b) => `after ${b.section} (line ${groupDigits(b.line)})`).join(', ')}`,
   )
-  const none = cache.breakpoints.length > 0 && !cache.breakpoints.some((b) => b.cacheable)
+  const none = !unnamed && cache.breakpoints.length > 0 && !cache.breakpoints.some((b) => b.cacheable)
   out.push(
     `  cacheable                ${groupDigits(cache.cacheableTokens)} tokens${none ? ' (no prefix reaches the minimum)' : ''}`,
   )

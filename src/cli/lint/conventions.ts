@@ -10,8 +10,9 @@ import { READ_LIMIT } from '../../node/instructions/read.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../../node/instructions/types.js'
 import type { ProjectPrompt } from '../../node/project/project-prompt.js'
 import { readCliFile } from '../../node/project/read-file.js'
+import { discoverAll, type HarnessLoad } from '../../node/report/harness-loads.js'
 import { isInside, readConfinedFile } from '../../node/safe-read.js'
-import { discoverAll, type HarnessLoad, parseModes } from '../harness-loads.js'
+import { parseModes } from '../modes-option.js'
 import { firstDifference } from '../same.js'
 import type { Finding } from './types.js'
 
@@ -298,7 +299,7 @@ async function textLinks(
 
 async function dirsBelowRoot(scope: Scope): Promise<string[]> {
   // Only a few levels matter for instruction files; the walk is bounded by ON_DEMAND_DIR_LIMIT anyway.
-  const { createContext } = await import('../../node/instructions/context.js')
+  const { createContext } = await import('../../node/instructions/create-context.js')
   const context = await createContext({ cwd: scope.root, root: scope.root, tokenizer: 'estimate' })
   return dirsBelow(context, scope.root)
 }

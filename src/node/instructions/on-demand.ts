@@ -4,7 +4,8 @@ import { join, relative, sep } from 'node:path'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
 import { globsTest, type PathTest } from './globs.js'
-import { isFile, type LoadedFile, loadFound } from './read.js'
+import type { OnDemandCandidate } from './loaded.js'
+import { isFile, loadFound } from './read.js'
 import type { LateBoundFile, OnDemandFile, OnDemandTrigger } from './types.js'
 
 /**
@@ -17,13 +18,7 @@ export const ON_DEMAND_DIR_LIMIT = 5000
 /** Directories no harness looks into for instruction files (and that are huge when present). */
 const NEVER_WALKED: ReadonlySet<string> = new Set(['.git', 'node_modules'])
 
-/** A file a mode found that the harness loads only when the agent works near it. */
-export interface OnDemandCandidate {
-  loaded: LoadedFile
-  trigger: OnDemandTrigger
-  /** The text the harness delivers for it (front matter removed, trimmed, … as the mode sends it). */
-  text: string
-}
+export type { OnDemandCandidate } from './loaded.js'
 
 /**
  * Directories strictly below `dir`, breadth first, sorted by name within

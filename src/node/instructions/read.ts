@@ -4,6 +4,7 @@ import type { DenyList } from '../deny-list.js'
 import { nodeHash } from '../node-hash.js'
 import { isInside, readConfinedFile, readFailureText } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
+import type { LoadedFile } from './loaded.js'
 import { harnessName } from './withheld.js'
 
 /**
@@ -13,19 +14,7 @@ import { harnessName } from './withheld.js'
  */
 export const READ_LIMIT = 1 << 20
 
-/** A file read for discovery. */
-export interface LoadedFile {
-  /** The path as found (its directory real, the file itself possibly a link). */
-  path: string
-  /** Where it really is, links resolved: what cycle checks compare. */
-  realPath: string
-  text: string
-  /** Size on disk in bytes. */
-  bytes: number
-  hash: string
-  /** Cut by `READ_LIMIT`. */
-  readTruncated: boolean
-}
+export type { LoadedFile } from './loaded.js'
 
 /** Why a file could not be loaded (a permission, a loop, a FIFO, a binary file are all `unreadable`, told apart by `why`). */
 export type LoadFailure = 'outside-root' | 'missing' | 'unreadable' | 'denied'

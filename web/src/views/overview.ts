@@ -86,7 +86,7 @@ function summaryLine(data: InspectResponse): HTMLElement {
       : `preset ${data.prompt.preset}`
   const cache = data.cache
   const verdict =
-    cache.provider === null || cache.provider === undefined
+    cache.provider === null || cache.provider === undefined || (cache.providerFrom === 'none' && !cache.model)
       ? 'choose a provider or a model for a cache verdict'
       : cache.cacheableTokens === null
         ? `${cache.provider}: no cacheable prefix`

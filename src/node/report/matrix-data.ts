@@ -1,10 +1,10 @@
-import { groupDigits } from '../../node/instructions/budget.js'
-import { COPILOT_REVIEW_CHARS } from '../../node/instructions/modes/copilot.js'
-import { WINDSURF_RULE_CHARS } from '../../node/instructions/modes/windsurf.js'
-import type { InstructionMode } from '../../node/instructions/types.js'
-import { shown } from '../../node/project/paths.js'
 import { LineCounter } from '../../shared/line-counter.js'
-import { type HarnessLoad, textsFor } from '../harness-loads.js'
+import { groupDigits } from '../instructions/budget.js'
+import { COPILOT_REVIEW_CHARS } from '../instructions/modes/copilot.js'
+import { WINDSURF_RULE_CHARS } from '../instructions/modes/windsurf.js'
+import type { InstructionMode } from '../instructions/types.js'
+import { shown } from '../project/paths.js'
+import { type HarnessLoad, textsFor } from './harness-loads.js'
 
 /** A cut a harness makes: which file, where the model stops reading, how much is lost, under which rule. */
 export interface MatrixCut {

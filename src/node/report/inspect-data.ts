@@ -1,10 +1,13 @@
 import { dirname } from 'node:path'
 import { type CompiledPrompt, canonicalJson, resolveTokenizer, withCountCache } from '../../compile/index.js'
-import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from '../../node/index.js'
-import { shown } from '../../node/project/paths.js'
-import { cacheOptions, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
-import { describeDecision } from '../../node/project/rules.js'
 import { utf8Length } from '../../shared/hash.js'
+import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from '../index.js'
+import { shown } from '../project/paths.js'
+import { cacheOptions, cachePlan, type ProjectPrompt } from '../project/project.js'
+import { describeDecision } from '../project/rules.js'
+
+/** Modes whose harness implies a provider (the cache plan's `MODE_PROVIDER`). */
+const MODE_IMPLIES_PROVIDER: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini'])
 
 /** One instruction file as `inspect` reports it (imports nested). */
 export interface InspectedFile {
@@ -200,6 +203,16 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
       model: options.model ?? null,
       /** Whether a provider or model was named: without, the minimum is the provider's largest, a guess. */
       named: planOptions.minimumWarnings !== false,
+      /**
+       * Where the provider came from: `option` (--provider), `mode` (implied by
+       * --mode, e.g. claude → anthropic) or `none` (nothing named it: the
+       * provider and minimum above are placeholders, not to be shown as facts).
+       */
+      providerFrom: options.providerGiven
+        ? ('option' as const)
+        : MODE_IMPLIES_PROVIDER.has(options.mode)
+          ? ('mode' as const)
+          : ('none' as const),
       baseTokens: options.baseTokens ?? 0,
       minTokens: plan.minTokens,
       breakpoints: plan.breakpoints.map((at) => ({

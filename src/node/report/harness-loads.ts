@@ -1,11 +1,6 @@
-import type { TokenCountCache, TokenizerName } from '../compile/index.js'
-import { discoverInstructions } from '../node/index.js'
-import {
-  INSTRUCTION_MODES,
-  type InstructionDiscovery,
-  type InstructionMode,
-} from '../node/instructions/types.js'
-import { UsageError } from './errors.js'
+import type { TokenCountCache, TokenizerName } from '../../compile/index.js'
+import { discoverInstructions } from '../index.js'
+import type { InstructionDiscovery, InstructionMode } from '../instructions/types.js'
 
 /**
  * What several harnesses load in one repository (issue 16): the discovery
@@ -25,24 +20,6 @@ export interface LoadedText {
   path: string
   text: string
   when: 'start' | 'path'
-}
-
-/** `--modes a,b,…` checked against the mode names; a usage error names the bad one and the choices. */
-export function parseModes(value: string, option = '--modes'): InstructionMode[] {
-  const names = value
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name.length > 0)
-  if (names.length === 0)
-    throw new UsageError(`${option} is empty`, `name modes, e.g. ${option} claude,codex`)
-  for (const name of names) {
-    if (!(INSTRUCTION_MODES as readonly string[]).includes(name))
-      throw new UsageError(
-        `${option} ${name}: not a mode`,
-        `use a comma-separated list of ${INSTRUCTION_MODES.join(', ')}`,
-      )
-  }
-  return [...new Set(names)] as InstructionMode[]
 }
 
 /** Options of {@link discoverAll}. */
