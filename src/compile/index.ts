@@ -8,16 +8,10 @@ export {
   checkLock,
   createLock,
   formatLock,
-  type LockCheck,
-  type LockDifference,
-  LockError,
-  type LockErrorCode,
-  type LockFile,
-  type LockMachine,
-  type LockSection,
-  type PromptLock,
-  parseLock,
 } from './lock.js'
+export type { LockFile } from './lock-files.js'
+export { LockError, type LockErrorCode, parseLock } from './lock-parse.js'
+export type { LockCheck, LockDifference, LockMachine, LockSection, PromptLock } from './lock-types.js'
 export { type ClosablePromptStore, type MemoryStoreOptions, memoryStore } from './memory-store.js'
 export {
   type CachePlan,

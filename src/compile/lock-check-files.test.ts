@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { compile } from './compile.js'
 import { promptOf } from './fixtures.test-helper.js'
-import { checkLock, createLock, type PromptLock } from './lock.js'
+import { checkLock, createLock, type PromptLock } from './index.js'
 import type { CompiledPrompt } from './types.js'
 
 // `checkLock` on sections that include files: the blame goes to the file when

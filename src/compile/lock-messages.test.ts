@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ToolSchema } from '../registry/types.js'
 import { type FixtureSection, filler, promptOf } from './fixtures.test-helper.js'
-import { checkLock, createLock, type PromptLock } from './lock.js'
+import { checkLock, createLock, type PromptLock } from './index.js'
 
 // `sysprompt check` prints these messages as they are: each names the
 // section or tool, what changed and how to accept it. Pinned whole.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { LOCK_UPDATE, LockError, parseLock } from './lock-parse.js'
+import { LockError, parseLock } from './lock-parse.js'
+import { LOCK_UPDATE } from './lock-types.js'
 
 // `sysprompt.lock` is untrusted input: every field is checked, and a bad one
 // is named in a one-line message that says what it must be and how to

@@ -1,8 +1,5 @@
-import type { LockSection, PromptLock } from './lock.js'
 import type { LockFile } from './lock-files.js'
-
-/** The advice every lock difference ends with. */
-export const LOCK_UPDATE = 'If the change is intended, run `sysprompt check --update`.'
+import type { LockSection, PromptLock } from './lock-types.js'
 
 /** Stable codes of {@link LockError}. */
 export type LockErrorCode = 'invalid-json' | 'invalid-shape' | 'unsupported-version'

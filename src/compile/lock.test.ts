@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ToolSchema } from '../registry/types.js'
 import { type FixtureSection, promptOf } from './fixtures.test-helper.js'
-import { checkLock, createLock, formatLock, LockError, type PromptLock, parseLock } from './lock.js'
+import { checkLock, createLock, formatLock, LockError, type PromptLock, parseLock } from './index.js'
 
 const read: ToolSchema = { name: 'read', description: 'Read a file', parameters: { type: 'object' } }
 const bash: ToolSchema = { name: 'bash', parameters: { type: 'object' } }

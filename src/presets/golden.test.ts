@@ -2,7 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { checkLock, createLock, formatLock, parseLock } from '../compile/lock.js'
+import { checkLock, createLock, formatLock } from '../compile/lock.js'
+import { parseLock } from '../compile/lock-parse.js'
 import { SCENARIOS } from './scenarios.test-helper.js'
 
 // Golden lock files (SPEC §5) for every preset over representative inputs.
