@@ -4,14 +4,20 @@ export { compile } from './compile.js'
 export { diffCompiled } from './diff.js'
 export { type EnvironmentDelta, environmentDelta } from './environment-delta.js'
 export { CompileError, type CompileErrorCode } from './errors.js'
-export {
-  checkLock,
-  createLock,
-  formatLock,
-} from './lock.js'
+export { type CheckLockOptions, checkLock, createLock, formatLock, lockKeys, withLockEntry } from './lock.js'
 export type { LockFile } from './lock-files.js'
-export { LockError, type LockErrorCode, parseLock } from './lock-parse.js'
-export type { LockCheck, LockDifference, LockMachine, LockSection, PromptLock } from './lock-types.js'
+export { LockError, type LockErrorCode, parseLock, parseLockFile } from './lock-parse.js'
+export {
+  type LockCheck,
+  type LockDifference,
+  type LockEntry,
+  type LockMachine,
+  type LockSection,
+  type LockView,
+  lockUpdate,
+  type PromptLock,
+  SYSPROMPT_ENTRY,
+} from './lock-types.js'
 export { type ClosablePromptStore, type MemoryStoreOptions, memoryStore } from './memory-store.js'
 export {
   type CachePlan,

@@ -6,6 +6,16 @@ import type { LockFile } from './lock-files.js'
 /** The advice every lock difference ends with. */
 export const LOCK_UPDATE = 'If the change is intended, run `sysprompt check --update`.'
 
+/** The key of the entry for sysprompt's own prompt. */
+export const SYSPROMPT_ENTRY = 'sysprompt'
+
+/** The advice for the entry `key`: `--update` with `--mode` for every entry but sysprompt's own. */
+export function lockUpdate(key: string = SYSPROMPT_ENTRY): string {
+  return key === SYSPROMPT_ENTRY
+    ? LOCK_UPDATE
+    : `If the change is intended, run \`sysprompt check --update --mode ${key}\`.`
+}
+
 /** One section as recorded in `sysprompt.lock`. */
 export interface LockSection {
   name: string
@@ -28,23 +38,40 @@ export interface LockMachine {
   pinned: string[]
 }
 
+/** What a harness sends for its instruction files, as an entry records it (lock format version 2). */
+export interface LockView {
+  /** `sha256:` of the view's parts (placement, role, text), the project root and home directory written as `<root>` and `<home>`. */
+  hash: string
+  tokens: number
+  /** The files the harness sends, as the prompt names them, in order. */
+  files: string[]
+}
+
 /**
- * The golden record of a compiled prompt (`sysprompt.lock`, SPEC §5): the
- * whole hash and token count, the tokenizer the counts are in, the tools and
- * every section by name, in prompt order.
+ * One entry of `sysprompt.lock` (SPEC §5, `docs/lock-format.md`): the
+ * golden record of the prompt built in one mode: the whole hash and token
+ * count, the tokenizer the counts are in, the tools, every section by name
+ * in prompt order, and what that mode's harness sends.
  */
-export interface PromptLock {
-  version: 1
+export interface LockEntry {
   hash: string
   tokens: number
   tokenizer: string
   toolsHash: string
   /** The real working directory relative to the root (never through a link, never outside); absent in locks written before it was recorded. */
   cwd?: string
-  /** The keys pinned to placeholders when the lock was computed. */
+  /** The keys pinned to placeholders when the entry was computed. */
   pinned?: string[]
+  /** The harness view; absent when the caller recorded none. */
+  view?: LockView
   tools: { name: string; hash: string }[]
   sections: LockSection[]
+}
+
+/** `sysprompt.lock`, format version 2: one entry per mode, keyed `sysprompt`, `<mode>` or `<mode>@<version>`. */
+export interface PromptLock {
+  version: 2
+  entries: Record<string, LockEntry>
 }
 
 /** One way a compiled prompt differs from its lock. */
@@ -54,7 +81,7 @@ export interface LockDifference {
   file?: string
   /** That file's lines in the current prompt (in the locked one when it was removed). */
   lines?: [number, number]
-  kind: 'added' | 'removed' | 'changed' | 'moved' | 'tools'
+  kind: 'added' | 'removed' | 'changed' | 'moved' | 'tools' | 'view'
   message: string
 }
 
