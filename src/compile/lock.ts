@@ -76,7 +76,8 @@ function list(name: string, items: string[]): string {
   return `  ${JSON.stringify(name)}: [\n${items.map((item) => `    ${item}`).join(',\n')}\n  ]`
 }
 
-const indent = (text: string, by: string) => text.replace(/^(?=.)/gm, by)
+// Only at `\n`: a JSON string may hold U+2028 or a CR, which `^` in a multiline pattern would match after.
+const indent = (text: string, by: string) => by + text.split('\n').join(`\n${by}`)
 
 function formatEntry(entry: LockEntry): string {
   const head = (['hash', 'tokens', 'tokenizer', 'toolsHash', 'cwd', 'pinned'] as const)
