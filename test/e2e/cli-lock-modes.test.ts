@@ -31,7 +31,7 @@ describe('lock entries per mode', () => {
       [codex, 'codex'],
     ] as const) {
       expect(run.code).toBe(1)
-      expect(run.stdout).not.toContain('ok')
+      expect(run.stdout).not.toMatch(/^ok:/m)
       expect(run.stdout).not.toContain('newly included')
       expect(run.stderr).toContain(`no entry for ${mode}`)
       expect(run.stderr).toContain(`sysprompt check --update --mode ${mode}`)
