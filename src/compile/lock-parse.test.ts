@@ -295,3 +295,51 @@ describe('LOCK_UPDATE', () => {
     expect(LOCK_UPDATE).toBe('If the change is intended, run `sysprompt check --update`.')
   })
 })
+
+describe('parseLockFile: version 2', () => {
+  const entry = (hash: string) => ({
+    hash,
+    tokens: 1,
+    tokenizer: 'o200k',
+    toolsHash: 'sha256:t',
+    tools: [],
+    sections: [],
+  })
+
+  it('reads entries by key, and a version 1 lock as the entry sysprompt', () => {
+    const text = JSON.stringify({
+      version: 2,
+      entries: { sysprompt: entry('a'), 'claude@2.1.332': entry('b') },
+    })
+    expect(parseLockFile(text)).toEqual({
+      version: 2,
+      lock: { version: 2, entries: { sysprompt: entry('a'), 'claude@2.1.332': entry('b') } },
+    })
+    expect(parseLockFile(JSON.stringify({ version: 1, ...entry('a') }))).toEqual({
+      version: 1,
+      lock: { version: 2, entries: { sysprompt: entry('a') } },
+    })
+  })
+
+  it('refuses an entry key given twice, at the line of the second', () => {
+    const text = `{\n  "version": 2,\n  "entries": {\n    "codex": ${JSON.stringify(entry('a'))},\n    "codex": ${JSON.stringify(entry('b'))}\n  }\n}\n`
+    const error = (() => {
+      try {
+        parseLockFile(text)
+      } catch (e) {
+        return e as LockError
+      }
+      throw new Error('accepted')
+    })()
+    expect([error.code, error.line]).toEqual(['duplicate-key', 5])
+    expect(error.message).toContain('sysprompt.lock:5: the entry "codex" is given twice (first at line 4)')
+  })
+
+  it('refuses a key that is not a mode, and names the entry and its line for a wrong field', () => {
+    expect(() =>
+      parseLockFile(JSON.stringify({ version: 2, entries: { 'Claude Code': entry('a') } })),
+    ).toThrow(/entries\["Claude Code"\] must be keyed/)
+    const text = `{\n  "version": 2,\n  "entries": {\n    "pi@0.73.1": { "hash": 1 }\n  }\n}\n`
+    expect(() => parseLockFile(text)).toThrow('sysprompt.lock:4: entries["pi@0.73.1"].hash must be a string')
+  })
+})
