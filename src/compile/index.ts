@@ -4,20 +4,20 @@ export { compile } from './compile.js'
 export { diffCompiled } from './diff.js'
 export { type EnvironmentDelta, environmentDelta } from './environment-delta.js'
 export { CompileError, type CompileErrorCode } from './errors.js'
+export { type CheckLockOptions, checkLock, createLock, formatLock, lockKeys, withLockEntry } from './lock.js'
+export type { LockFile } from './lock-files.js'
+export { LockError, type LockErrorCode, parseLock, parseLockFile } from './lock-parse.js'
 export {
-  checkLock,
-  createLock,
-  formatLock,
   type LockCheck,
   type LockDifference,
-  LockError,
-  type LockErrorCode,
-  type LockFile,
+  type LockEntry,
   type LockMachine,
   type LockSection,
+  type LockView,
+  lockUpdate,
   type PromptLock,
-  parseLock,
-} from './lock.js'
+  SYSPROMPT_ENTRY,
+} from './lock-types.js'
 export { type ClosablePromptStore, type MemoryStoreOptions, memoryStore } from './memory-store.js'
 export {
   type CachePlan,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { propertyRuns } from '../../test/property-runs.test-helper.js'
 import { compile } from './compile.js'
 import { promptOf } from './fixtures.test-helper.js'
-import { checkLock, createLock, type PromptLock } from './lock.js'
+import { checkLock, createLock, type LockEntry } from './index.js'
 import type { CompiledPrompt } from './types.js'
 
 // `checkLock` on sections that include files: the blame goes to the file when
@@ -37,13 +37,13 @@ function docs(own: string, files: Record<string, string>): CompiledPrompt {
 const short = (hash: string) => `${hash.slice(0, 19)}…`
 
 /** The changed-section message of `docs` between `lock` and `compiled`. */
-function sectionChanged(lock: PromptLock, compiled: CompiledPrompt): string {
+function sectionChanged(lock: LockEntry, compiled: CompiledPrompt): string {
   const was = lock.sections[0]!.hash
   const now = compiled.sections[0]!.hash
   return `section "docs" changed: ${short(was)} → ${short(now)}, ${tokens(lock, compiled)}. ${UPDATE}`
 }
 
-function tokens(lock: PromptLock, compiled: CompiledPrompt): string {
+function tokens(lock: LockEntry, compiled: CompiledPrompt): string {
   const was = lock.sections[0]!.tokens
   const now = compiled.sections[0]!.tokens
   return `${was} → ${now} tokens (${now >= was ? '+' : '−'}${Math.abs(now - was)})`
@@ -95,7 +95,7 @@ describe('checkLock: sections that include files', () => {
   })
 
   it('blames the section, and lists its files as new, against a lock written before files were recorded', () => {
-    const old: PromptLock = {
+    const old: LockEntry = {
       ...lock,
       sections: lock.sections.map(({ textHash: _, files: __, ...rest }) => rest),
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ToolSchema } from '../registry/types.js'
 import { type FixtureSection, filler, promptOf } from './fixtures.test-helper.js'
-import { checkLock, createLock, type PromptLock } from './lock.js'
+import { checkLock, createLock, type LockEntry } from './index.js'
 
 // `sysprompt check` prints these messages as they are: each names the
 // section or tool, what changed and how to accept it. Pinned whole.
@@ -17,7 +17,7 @@ const base: FixtureSection[] = [
   { name: 'project', text: 'Project notes.', order: 200 }, // 4
 ]
 const sources = { guidance: 'presets/guidance.md', project: 'presets/project.md' }
-const locked = (sections = base, tools = [read, bash]): PromptLock =>
+const locked = (sections = base, tools = [read, bash]): LockEntry =>
   createLock(promptOf(sections, { tools }), sources)
 const short = (hash: string) => `${hash.slice(0, 19)}…`
 const messages = (sections: FixtureSection[], lock = locked(), tools = [read, bash]) =>

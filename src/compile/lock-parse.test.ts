@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { LOCK_UPDATE, LockError, parseLock } from './lock-parse.js'
+import { LockError, parseLockFile } from './lock-parse.js'
+import { LOCK_UPDATE } from './lock-types.js'
+
+// These tests feed version 1 locks: each is read as the one entry `sysprompt`.
+const parseLock = (text: string) => {
+  const read = parseLockFile(text)
+  if (read.version !== 1) throw new Error('expected a version 1 lock')
+  return read.lock.entries.sysprompt!
+}
 
 // `sysprompt.lock` is untrusted input: every field is checked, and a bad one
 // is named in a one-line message that says what it must be and how to
@@ -63,7 +71,6 @@ describe('parseLock: what it accepts', () => {
       ;(l.sections[0] as Json).later = 1
     })
     expect(parseLock(JSON.stringify(lock))).toEqual({
-      version: 1,
       hash: 'sha256:all',
       tokens: 7,
       tokenizer: 'o200k',
@@ -96,15 +103,7 @@ describe('parseLock: what it accepts', () => {
 
   it('leaves out the optional fields a lock does not have', () => {
     const lock = parseLock(JSON.stringify({ ...valid(), sections: [section('a')] }))
-    expect(Object.keys(lock)).toEqual([
-      'version',
-      'hash',
-      'tokens',
-      'tokenizer',
-      'toolsHash',
-      'tools',
-      'sections',
-    ])
+    expect(Object.keys(lock)).toEqual(['hash', 'tokens', 'tokenizer', 'toolsHash', 'tools', 'sections'])
     expect(Object.keys(lock.sections[0]!)).toEqual(['name', 'order', 'hash', 'tokens'])
   })
 
@@ -151,11 +150,11 @@ describe('parseLock: what it rejects', () => {
   })
 
   it('another version, saying which and what to do', () => {
-    for (const version of [2, '1', null]) {
+    for (const version of [3, '1', null]) {
       const error = failure({ ...valid(), version })
       expect([error.code, error.path]).toEqual(['unsupported-version', 'version'])
       expect(error.message).toBe(
-        `sysprompt.lock has version ${JSON.stringify(version)}; this sysprompt reads version 1. Upgrade sysprompt, or regenerate the file with \`sysprompt check --update\``,
+        `sysprompt.lock:1 has version ${JSON.stringify(version)}; this sysprompt reads versions 1 and 2. Upgrade sysprompt, or regenerate the file with \`sysprompt check --update\``,
       )
     }
     expect(failure({ ...valid(), version: undefined }).message).toMatch(
@@ -294,5 +293,53 @@ describe('parseLock: what it rejects', () => {
 describe('LOCK_UPDATE', () => {
   it('is the advice every lock difference ends with', () => {
     expect(LOCK_UPDATE).toBe('If the change is intended, run `sysprompt check --update`.')
+  })
+})
+
+describe('parseLockFile: version 2', () => {
+  const entry = (hash: string) => ({
+    hash,
+    tokens: 1,
+    tokenizer: 'o200k',
+    toolsHash: 'sha256:t',
+    tools: [],
+    sections: [],
+  })
+
+  it('reads entries by key, and a version 1 lock as the entry sysprompt', () => {
+    const text = JSON.stringify({
+      version: 2,
+      entries: { sysprompt: entry('a'), 'claude@2.1.332': entry('b') },
+    })
+    expect(parseLockFile(text)).toEqual({
+      version: 2,
+      lock: { version: 2, entries: { sysprompt: entry('a'), 'claude@2.1.332': entry('b') } },
+    })
+    expect(parseLockFile(JSON.stringify({ version: 1, ...entry('a') }))).toEqual({
+      version: 1,
+      lock: { version: 2, entries: { sysprompt: entry('a') } },
+    })
+  })
+
+  it('refuses an entry key given twice, at the line of the second', () => {
+    const text = `{\n  "version": 2,\n  "entries": {\n    "codex": ${JSON.stringify(entry('a'))},\n    "codex": ${JSON.stringify(entry('b'))}\n  }\n}\n`
+    const error = (() => {
+      try {
+        parseLockFile(text)
+      } catch (e) {
+        return e as LockError
+      }
+      throw new Error('accepted')
+    })()
+    expect([error.code, error.line]).toEqual(['duplicate-key', 5])
+    expect(error.message).toContain('sysprompt.lock:5: the entry "codex" is given twice (first at line 4)')
+  })
+
+  it('refuses a key that is not a mode, and names the entry and its line for a wrong field', () => {
+    expect(() =>
+      parseLockFile(JSON.stringify({ version: 2, entries: { 'Claude Code': entry('a') } })),
+    ).toThrow(/entries\["Claude Code"\] must be keyed/)
+    const text = `{\n  "version": 2,\n  "entries": {\n    "pi@0.73.1": { "hash": 1 }\n  }\n}\n`
+    expect(() => parseLockFile(text)).toThrow('sysprompt.lock:4: entries["pi@0.73.1"].hash must be a string')
   })
 })

@@ -1,34 +1,47 @@
-import type { LockSection, PromptLock } from './lock.js'
+import { positionOf } from '../shared/line-counter.js'
 import type { LockFile } from './lock-files.js'
-
-/** The advice every lock difference ends with. */
-export const LOCK_UPDATE = 'If the change is intended, run `sysprompt check --update`.'
+import { type LockEntry, type LockSection, type PromptLock, SYSPROMPT_ENTRY } from './lock-types.js'
 
 /** Stable codes of {@link LockError}. */
-export type LockErrorCode = 'invalid-json' | 'invalid-shape' | 'unsupported-version'
+export type LockErrorCode = 'invalid-json' | 'invalid-shape' | 'unsupported-version' | 'duplicate-key'
 
 /**
  * A lock file that cannot be read: not JSON (`invalid-json`), JSON of the
- * wrong shape (`invalid-shape`, `path` names the field) or written by a
- * future version (`unsupported-version`).
+ * wrong shape (`invalid-shape`, `path` names the field), an entry key
+ * given twice (`duplicate-key`) or written by a future version
+ * (`unsupported-version`). `line` is the 1-based line of the file at fault
+ * when known.
  */
 export class LockError extends Error {
   override readonly name = 'LockError'
   readonly code: LockErrorCode
   readonly path: string | undefined
+  readonly line: number | undefined
 
-  constructor(code: LockErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+  constructor(
+    code: LockErrorCode,
+    message: string,
+    options: { path?: string; line?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.path = options.path
+    this.line = options.line
   }
+}
+
+// The line an error points at: set by `parseLock` while it reads one entry (the line of its key).
+let errorLine: number | undefined
+
+function where(): string {
+  return errorLine === undefined ? '' : `:${errorLine}`
 }
 
 function shapeError(path: string, expected: string): LockError {
   return new LockError(
     'invalid-shape',
-    `sysprompt.lock: ${path} must be ${expected}; fix it or regenerate the file with \`sysprompt check --update\``,
-    { path },
+    `sysprompt.lock${where()}: ${path} must be ${expected}; fix it or regenerate the file with \`sysprompt check --update\``,
+    { path, ...(errorLine === undefined ? {} : { line: errorLine }) },
   )
 }
 
@@ -54,7 +67,7 @@ function count(o: Json, key: string, path: string): number {
   return v
 }
 
-function array(o: Json, key: string, path = ''): unknown[] {
+function array(o: Json, key: string, path: string): unknown[] {
   const v = o[key]
   if (!Array.isArray(v)) throw shapeError(at(path, key), 'an array')
   return v
@@ -75,7 +88,7 @@ function lockFile(value: unknown, path: string): LockFile {
 }
 
 /** A lock's `cwd`: relative, `/` separated, never leaving the root (a lock is untrusted input). */
-function relativeCwd(cwd: string): string {
+function relativeCwd(cwd: string, path: string): string {
   const parts = cwd.split('/')
   if (
     cwd === '' ||
@@ -85,16 +98,90 @@ function relativeCwd(cwd: string): string {
     parts.includes('..') ||
     cwd.includes('\u0000')
   ) {
-    throw shapeError('cwd', 'a directory relative to the project root, like "." or "packages/api"')
+    throw shapeError(
+      path === '' ? 'cwd' : `${path}.cwd`,
+      'a directory relative to the project root, like "." or "packages/api"',
+    )
   }
   return cwd
 }
 
+/** An entry key: `sysprompt`, a mode, or a mode and the version of its profile (`claude@2.1.332`). */
+const ENTRY_KEY = /^[a-z][a-z0-9-]{0,39}(@(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5}))?$/
+
+/** Offsets in `text` where `key` is written as an object key (`"key":`). */
+function keyOffsets(text: string, key: string): number[] {
+  const quoted = JSON.stringify(key)
+  const out: number[] = []
+  for (let i = text.indexOf(quoted); i !== -1; i = text.indexOf(quoted, i + 1)) {
+    let j = i + quoted.length
+    while (text[j] === ' ' || text[j] === '\t' || text[j] === '\n' || text[j] === '\r') j++
+    if (text[j] === ':') out.push(i)
+  }
+  return out
+}
+
+function entry(root: Json, path: string): LockEntry {
+  const hash = string(root, 'hash', path)
+  const tokens = count(root, 'tokens', path)
+  const tokenizer = string(root, 'tokenizer', path)
+  const toolsHash = string(root, 'toolsHash', path)
+  const tools = array(root, 'tools', path).map((item, i) => {
+    const at = `${path === '' ? '' : `${path}.`}tools[${i}]`
+    const o = object(item, at)
+    return { name: string(o, 'name', at), hash: string(o, 'hash', at) }
+  })
+  const seen = new Set<string>()
+  const sections = array(root, 'sections', path).map((item, i): LockSection => {
+    const at = `${path === '' ? '' : `${path}.`}sections[${i}]`
+    const o = object(item, at)
+    const name = string(o, 'name', at)
+    if (seen.has(name)) throw shapeError(`${at}.name`, `unique, but "${name}" appears twice`)
+    seen.add(name)
+    if (typeof o.order !== 'number' || !Number.isFinite(o.order)) throw shapeError(`${at}.order`, 'a number')
+    const section: LockSection = {
+      name,
+      order: o.order,
+      hash: string(o, 'hash', at),
+      tokens: count(o, 'tokens', at),
+    }
+    if (o.source !== undefined) section.source = string(o, 'source', at)
+    if (o.files !== undefined) {
+      section.textHash = string(o, 'textHash', at)
+      section.files = array(o, 'files', at).map((f, k) => lockFile(f, `${at}.files[${k}]`))
+    }
+    return section
+  })
+  const lock: LockEntry = { hash, tokens, tokenizer, toolsHash, tools, sections }
+  if (root.cwd !== undefined) lock.cwd = relativeCwd(string(root, 'cwd', path), path)
+  if (root.pinned !== undefined) {
+    lock.pinned = array(root, 'pinned', path).map((k, i) => {
+      if (typeof k !== 'string') throw shapeError(`${path === '' ? '' : `${path}.`}pinned[${i}]`, 'a string')
+      return k
+    })
+  }
+  if (root.view !== undefined) {
+    const at = `${path === '' ? '' : `${path}.`}view`
+    const o = object(root.view, at)
+    lock.view = {
+      hash: string(o, 'hash', at),
+      tokens: count(o, 'tokens', at),
+      files: array(o, 'files', at).map((f, i) => {
+        if (typeof f !== 'string') throw shapeError(`${at}.files[${i}]`, 'a string')
+        return f
+      }),
+    }
+  }
+  return lock
+}
+
 /**
- * Reads `sysprompt.lock` text into a lock, checking its shape; unknown keys
- * are ignored. Throws a {@link LockError} that names the field at fault.
+ * Reads `sysprompt.lock` text (`docs/lock-format.md`) and says which format
+ * version it was in: version 2 as it is, version 1 as the one entry
+ * `sysprompt`. Unknown keys are ignored. Throws a {@link LockError} that
+ * names the line and the field at fault and what to do.
  */
-export function parseLock(text: string): PromptLock {
+export function parseLockFile(text: string): { lock: PromptLock; version: 1 | 2 } {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -105,52 +192,50 @@ export function parseLock(text: string): PromptLock {
       { cause },
     )
   }
-  const root = object(value, 'the top level')
-  if (root.version !== 1) {
-    throw new LockError(
-      'unsupported-version',
-      `sysprompt.lock has version ${JSON.stringify(root.version)}; this sysprompt reads version 1. ` +
-        'Upgrade sysprompt, or regenerate the file with `sysprompt check --update`',
-      { path: 'version' },
-    )
-  }
-  const hash = string(root, 'hash', '')
-  const tokens = count(root, 'tokens', '')
-  const tokenizer = string(root, 'tokenizer', '')
-  const toolsHash = string(root, 'toolsHash', '')
-  const tools = array(root, 'tools').map((item, i) => {
-    const o = object(item, `tools[${i}]`)
-    return { name: string(o, 'name', `tools[${i}]`), hash: string(o, 'hash', `tools[${i}]`) }
-  })
-  const seen = new Set<string>()
-  const sections = array(root, 'sections').map((item, i): LockSection => {
-    const path = `sections[${i}]`
-    const o = object(item, path)
-    const name = string(o, 'name', path)
-    if (seen.has(name)) throw shapeError(`${path}.name`, `unique, but "${name}" appears twice`)
-    seen.add(name)
-    if (typeof o.order !== 'number' || !Number.isFinite(o.order))
-      throw shapeError(`${path}.order`, 'a number')
-    const entry: LockSection = {
-      name,
-      order: o.order,
-      hash: string(o, 'hash', path),
-      tokens: count(o, 'tokens', path),
+  errorLine = undefined
+  try {
+    const root = object(value, 'the top level')
+    if (root.version === 1)
+      return { lock: { version: 2, entries: { [SYSPROMPT_ENTRY]: entry(root, '') } }, version: 1 }
+    if (root.version !== 2) {
+      const line = keyOffsets(text, 'version')[0]
+      throw new LockError(
+        'unsupported-version',
+        `sysprompt.lock${line === undefined ? '' : `:${positionOf(text, line).line}`} has version ${JSON.stringify(root.version)}; this sysprompt reads versions 1 and 2. ` +
+          'Upgrade sysprompt, or regenerate the file with `sysprompt check --update`',
+        { path: 'version', ...(line === undefined ? {} : { line: positionOf(text, line).line }) },
+      )
     }
-    if (o.source !== undefined) entry.source = string(o, 'source', path)
-    if (o.files !== undefined) {
-      entry.textHash = string(o, 'textHash', path)
-      entry.files = array(o, 'files', path).map((f, k) => lockFile(f, `${path}.files[${k}]`))
+    const entries = object(root.entries, 'entries')
+    const out: Record<string, LockEntry> = {}
+    for (const key of Object.keys(entries)) {
+      const offsets = keyOffsets(text, key)
+      errorLine = offsets[0] === undefined ? undefined : positionOf(text, offsets[0]).line
+      if (!ENTRY_KEY.test(key))
+        throw shapeError(
+          `entries[${JSON.stringify(key)}]`,
+          'keyed `sysprompt`, a mode, or mode@MAJOR.MINOR.PATCH',
+        )
+      if (offsets.length > 1) {
+        const line = positionOf(text, offsets[1]!).line
+        throw new LockError(
+          'duplicate-key',
+          `sysprompt.lock:${line}: the entry "${key}" is given twice (first at line ${errorLine}); remove one, or regenerate it with \`sysprompt check --update --mode ${key}\``,
+          { path: `entries[${JSON.stringify(key)}]`, line },
+        )
+      }
+      out[key] = entry(
+        object(entries[key], `entries[${JSON.stringify(key)}]`),
+        `entries[${JSON.stringify(key)}]`,
+      )
     }
-    return entry
-  })
-  const lock: PromptLock = { version: 1, hash, tokens, tokenizer, toolsHash, tools, sections }
-  if (root.cwd !== undefined) lock.cwd = relativeCwd(string(root, 'cwd', ''))
-  if (root.pinned !== undefined) {
-    lock.pinned = array(root, 'pinned').map((k, i) => {
-      if (typeof k !== 'string') throw shapeError(`pinned[${i}]`, 'a string')
-      return k
-    })
+    return { lock: { version: 2, entries: out }, version: 2 }
+  } finally {
+    errorLine = undefined
   }
-  return lock
+}
+
+/** Reads `sysprompt.lock` text into a lock (see {@link parseLockFile}). */
+export function parseLock(text: string): PromptLock {
+  return parseLockFile(text).lock
 }

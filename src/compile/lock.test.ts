@@ -2,7 +2,19 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ToolSchema } from '../registry/types.js'
 import { type FixtureSection, promptOf } from './fixtures.test-helper.js'
-import { checkLock, createLock, formatLock, LockError, type PromptLock, parseLock } from './lock.js'
+import {
+  checkLock,
+  createLock,
+  formatLock,
+  type LockEntry,
+  LockError,
+  type PromptLock,
+  parseLock,
+  withLockEntry,
+} from './index.js'
+
+/** A version 2 lock holding `entry` as sysprompt's own. */
+const fileOf = (entry: LockEntry): PromptLock => ({ version: 2, entries: { sysprompt: entry } })
 
 const read: ToolSchema = { name: 'read', description: 'Read a file', parameters: { type: 'object' } }
 const bash: ToolSchema = { name: 'bash', parameters: { type: 'object' } }
@@ -20,7 +32,6 @@ describe('createLock and formatLock', () => {
     const compiled = promptOf(base, { tools: [read, bash] })
     const lock = createLock(compiled, { identity: 'presets/identity.md' })
     expect(lock).toEqual({
-      version: 1,
       hash: compiled.hash,
       tokens: compiled.tokens,
       tokenizer: 'estimate',
@@ -43,34 +54,53 @@ describe('createLock and formatLock', () => {
     expect(createLock(compiled, { guidance: 'module:x' }).sections[1]!.source).toBe('module:x')
   })
 
-  it('formats with a fixed key order, one entry per line and a trailing newline', () => {
-    const lock: PromptLock = {
-      version: 1,
+  it('formats with a fixed key order, sysprompt first, one entry per line and a trailing newline', () => {
+    const entry: LockEntry = {
       hash: 'sha256:aa',
       tokens: 12,
       tokenizer: 'o200k',
       toolsHash: 'sha256:tt',
+      view: { hash: 'sha256:v', tokens: 3, files: ['AGENTS.md'] },
       tools: [{ name: 'read', hash: 'sha256:r' }],
       sections: [
         { name: 'a', order: -100, hash: 'sha256:1', tokens: 5, source: 'presets/a.md' },
         { name: 'b "quoted"', order: 0, hash: 'sha256:2', tokens: 6 },
       ],
     }
+    const lock = withLockEntry(
+      withLockEntry(undefined, 'codex@0.1.0', { ...entry, tools: [], sections: [] }),
+      'sysprompt',
+      entry,
+    )
     expect(formatLock(lock)).toBe(
       [
         '{',
-        '  "version": 1,',
-        '  "hash": "sha256:aa",',
-        '  "tokens": 12,',
-        '  "tokenizer": "o200k",',
-        '  "toolsHash": "sha256:tt",',
-        '  "tools": [',
-        '    { "name": "read", "hash": "sha256:r" }',
-        '  ],',
-        '  "sections": [',
-        '    { "name": "a", "order": -100, "hash": "sha256:1", "tokens": 5, "source": "presets/a.md" },',
-        '    { "name": "b \\"quoted\\"", "order": 0, "hash": "sha256:2", "tokens": 6 }',
-        '  ]',
+        '  "version": 2,',
+        '  "entries": {',
+        '    "sysprompt": {',
+        '      "hash": "sha256:aa",',
+        '      "tokens": 12,',
+        '      "tokenizer": "o200k",',
+        '      "toolsHash": "sha256:tt",',
+        '      "view": { "hash": "sha256:v", "tokens": 3, "files": ["AGENTS.md"] },',
+        '      "tools": [',
+        '        { "name": "read", "hash": "sha256:r" }',
+        '      ],',
+        '      "sections": [',
+        '        { "name": "a", "order": -100, "hash": "sha256:1", "tokens": 5, "source": "presets/a.md" },',
+        '        { "name": "b \\"quoted\\"", "order": 0, "hash": "sha256:2", "tokens": 6 }',
+        '      ]',
+        '    },',
+        '    "codex@0.1.0": {',
+        '      "hash": "sha256:aa",',
+        '      "tokens": 12,',
+        '      "tokenizer": "o200k",',
+        '      "toolsHash": "sha256:tt",',
+        '      "view": { "hash": "sha256:v", "tokens": 3, "files": ["AGENTS.md"] },',
+        '      "tools": [],',
+        '      "sections": []',
+        '    }',
+        '  }',
         '}',
         '',
       ].join('\n'),
@@ -78,34 +108,49 @@ describe('createLock and formatLock', () => {
   })
 
   it('writes empty lists as []', () => {
-    const text = formatLock(createLock(promptOf([])))
+    const text = formatLock(fileOf(createLock(promptOf([]))))
     expect(text).toContain('"tools": [],\n')
-    expect(text).toContain('"sections": []\n}')
+    expect(text).toContain('"sections": []\n    }')
   })
 
   it('round-trips through parseLock, byte for byte', () => {
-    const text = formatLock(createLock(promptOf(base, { tools: [read] }), { project: 'AGENTS.md' }))
+    const text = formatLock(fileOf(createLock(promptOf(base, { tools: [read] }), { project: 'AGENTS.md' })))
     expect(formatLock(parseLock(text))).toBe(text)
   })
 
-  it('round-trips any lock', () => {
+  it('round-trips any lock: serialize, parse, the same entries', () => {
     const name = fc.string({ unit: 'grapheme', maxLength: 12 })
     const hash = fc.stringMatching(/^sha256:[0-9a-f]{8}$/)
-    const lock = fc.record({
-      version: fc.constant(1 as const),
-      hash,
-      tokens: fc.nat(),
-      tokenizer: fc.constantFrom('o200k', 'cl100k', 'estimate'),
-      toolsHash: hash,
-      tools: fc.array(fc.record({ name, hash })),
-      sections: fc.uniqueArray(
-        fc.record(
-          { name, order: fc.integer({ min: -1000, max: 1000 }), hash, tokens: fc.nat(), source: name },
-          { requiredKeys: ['name', 'order', 'hash', 'tokens'] },
+    const entry = fc.record(
+      {
+        hash,
+        tokens: fc.nat(),
+        tokenizer: fc.constantFrom('o200k', 'cl100k', 'estimate'),
+        toolsHash: hash,
+        cwd: fc.constantFrom('.', 'packages/api', 'a b/c'),
+        pinned: fc.array(name, { maxLength: 3 }),
+        view: fc.record({ hash, tokens: fc.nat(), files: fc.array(name, { maxLength: 3 }) }),
+        tools: fc.array(fc.record({ name, hash })),
+        sections: fc.uniqueArray(
+          fc.record(
+            { name, order: fc.integer({ min: -1000, max: 1000 }), hash, tokens: fc.nat(), source: name },
+            { requiredKeys: ['name', 'order', 'hash', 'tokens'] },
+          ),
+          { selector: (s) => s.name },
         ),
-        { selector: (s) => s.name },
-      ),
-    })
+      },
+      { requiredKeys: ['hash', 'tokens', 'tokenizer', 'toolsHash', 'tools', 'sections'] },
+    )
+    const key = fc.oneof(
+      fc.constant('sysprompt'),
+      fc.constantFrom('codex', 'claude', 'copilot', 'kiro'),
+      fc
+        .tuple(fc.constantFrom('claude', 'codex', 'opencode'), fc.nat(999), fc.nat(999), fc.nat(999))
+        .map(([m, a, b, c]) => `${m}@${a}.${b}.${c}`),
+    )
+    const lock = fc
+      .dictionary(key, entry, { maxKeys: 4 })
+      .map((entries): PromptLock => ({ version: 2, entries }))
     fc.assert(
       fc.property(lock, (l) => {
         const text = formatLock(l)
@@ -114,10 +159,32 @@ describe('createLock and formatLock', () => {
       }),
     )
   })
+
+  it('never fails on arbitrary text with anything but a LockError', () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.jsonValue().map((v) => JSON.stringify({ version: 2, entries: v })),
+      fc
+        .dictionary(fc.string({ maxLength: 20 }), fc.jsonValue())
+        .map((e) => JSON.stringify({ version: 2, entries: e })),
+      fc.jsonValue().map((v) => JSON.stringify({ version: 2, entries: { sysprompt: v } })),
+    )
+    fc.assert(
+      fc.property(text, (t) => {
+        try {
+          parseLock(t)
+        } catch (error) {
+          expect(error).toBeInstanceOf(LockError)
+        }
+      }),
+    )
+  })
 })
 
 describe('parseLock errors', () => {
-  const valid = () => JSON.parse(formatLock(golden()))
+  // A version 1 lock: its fields at the top level.
+  const valid = () => ({ version: 1, ...JSON.parse(formatLock(fileOf(golden()))).entries.sysprompt })
   const failure = (text: string) => {
     try {
       parseLock(text)
@@ -168,7 +235,7 @@ describe('parseLock errors', () => {
 
   it('reports another version as unsupported-version', () => {
     const lock = valid()
-    lock.version = 2
+    lock.version = 3
     expect(failure(JSON.stringify(lock)).code).toBe('unsupported-version')
   })
 })
@@ -314,9 +381,11 @@ describe('portable lock fields', () => {
     expect(lock.sections[0]!.files).toEqual([
       { path: 'A.md', hash: expect.stringMatching(/^sha256:/), lines: [2, 3] },
     ])
-    expect(parseLock(formatLock(lock))).toEqual(lock)
+    expect(parseLock(formatLock(fileOf(lock))).entries.sysprompt).toEqual(lock)
     for (const cwd of ['../x', '/abs', 'a/../../b', '']) {
-      expect(() => parseLock(formatLock({ ...lock, cwd }))).toThrow(/cwd must be a directory relative/)
+      expect(() => parseLock(formatLock(fileOf({ ...lock, cwd })))).toThrow(
+        /cwd must be a directory relative/,
+      )
     }
   })
 })

@@ -1,82 +1,32 @@
-import { fileChanges, type LockFile, sectionFiles } from './lock-files.js'
-import { LOCK_UPDATE as UPDATE } from './lock-parse.js'
+import { fileChanges, sectionFiles } from './lock-files.js'
+import {
+  type LockCheck,
+  type LockDifference,
+  type LockEntry,
+  type LockMachine,
+  type LockSection,
+  type LockView,
+  lockUpdate,
+  type PromptLock,
+  SYSPROMPT_ENTRY,
+} from './lock-types.js'
 import { groupDigits } from './numbers.js'
 import type { CompiledPrompt } from './types.js'
 
-export type { LockFile } from './lock-files.js'
-export { LockError, type LockErrorCode, parseLock } from './lock-parse.js'
-
-/** One section as recorded in `sysprompt.lock`. */
-export interface LockSection {
-  name: string
-  order: number
-  hash: string
-  tokens: number
-  /** Fragment path or registering module, when known. */
-  source?: string
-  /** Hash of the section's own text (its included files taken out); present with `files`. */
-  textHash?: string
-  /** The files the section includes, with the hash of their text and their lines in the prompt. */
-  files?: LockFile[]
-}
-
-/** Where and how a lock was computed, so that it holds on any checkout. */
-export interface LockMachine {
-  /** The working directory the prompt was built for: its real directory (links resolved), relative to the project root (`.`, `packages/api`). */
-  cwd: string
-  /** The machine-specific keys whose values were pinned to placeholders (`prompt:cwd`, `system:hostname`, …). */
-  pinned: string[]
-}
-
 /**
- * The golden record of a compiled prompt (`sysprompt.lock`, SPEC §5): the
- * whole hash and token count, the tokenizer the counts are in, the tools and
- * every section by name, in prompt order.
- */
-export interface PromptLock {
-  version: 1
-  hash: string
-  tokens: number
-  tokenizer: string
-  toolsHash: string
-  /** The real working directory relative to the root (never through a link, never outside); absent in locks written before it was recorded. */
-  cwd?: string
-  /** The keys pinned to placeholders when the lock was computed. */
-  pinned?: string[]
-  tools: { name: string; hash: string }[]
-  sections: LockSection[]
-}
-
-/** One way a compiled prompt differs from its lock. */
-export interface LockDifference {
-  section?: string
-  /** The included file that changed, as the prompt names it, when the change lies in one. */
-  file?: string
-  /** That file's lines in the current prompt (in the locked one when it was removed). */
-  lines?: [number, number]
-  kind: 'added' | 'removed' | 'changed' | 'moved' | 'tools'
-  message: string
-}
-
-/** What `checkLock` found: `ok` when the compiled prompt matches the lock in every recorded respect. */
-export interface LockCheck {
-  ok: boolean
-  differences: LockDifference[]
-}
-
-/**
- * The lock of a compiled prompt. `sources` maps section names to where they
+ * The lock entry of a compiled prompt. `sources` maps section names to where they
  * come from (fragment path or registering module); a section without an
  * entry takes the source of the manifest entry whose id is its name, if any.
+ * `view` is what the mode's harness sends, when the caller knows it.
  */
 export function createLock(
   compiled: CompiledPrompt,
   sources: Record<string, string> = {},
   machine?: LockMachine,
-): PromptLock {
+  view?: LockView,
+): LockEntry {
   const fromManifest = new Map(compiled.manifest.map((entry) => [entry.id, entry.source]))
-  const lock: PromptLock = {
-    version: 1,
+  const lock: LockEntry = {
     hash: compiled.hash,
     tokens: compiled.tokens,
     tokenizer: compiled.tokenizer,
@@ -98,7 +48,20 @@ export function createLock(
     lock.cwd = machine.cwd
     lock.pinned = [...machine.pinned].sort()
   }
+  if (view !== undefined) lock.view = { hash: view.hash, tokens: view.tokens, files: [...view.files] }
   return lock
+}
+
+/** The entries in file order: sysprompt's own first, then by key. */
+export function lockKeys(lock: PromptLock): string[] {
+  return Object.keys(lock.entries).sort((a, b) =>
+    a === SYSPROMPT_ENTRY ? -1 : b === SYSPROMPT_ENTRY ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  )
+}
+
+/** `lock` with the entry `key` written or replaced, the others kept. */
+export function withLockEntry(lock: PromptLock | undefined, key: string, entry: LockEntry): PromptLock {
+  return { version: 2, entries: { ...(lock?.entries ?? {}), [key]: entry } }
 }
 
 function line(fields: [string, unknown][]): string {
@@ -113,22 +76,30 @@ function list(name: string, items: string[]): string {
   return `  ${JSON.stringify(name)}: [\n${items.map((item) => `    ${item}`).join(',\n')}\n  ]`
 }
 
-/**
- * The lock as file text: JSON with a fixed key order, one tool and one
- * section per line (so a review diff shows exactly the sections that
- * changed), LF line ends and a trailing newline. Same lock, same bytes.
- */
-export function formatLock(lock: PromptLock): string {
-  const head = (['version', 'hash', 'tokens', 'tokenizer', 'toolsHash', 'cwd', 'pinned'] as const)
-    .filter((key) => lock[key] !== undefined)
-    .map((key) => `  ${JSON.stringify(key)}: ${JSON.stringify(lock[key])}`)
-  const tools = lock.tools.map((t) =>
+// Only at `\n`: a JSON string may hold U+2028 or a CR, which `^` in a multiline pattern would match after.
+const indent = (text: string, by: string) => by + text.split('\n').join(`\n${by}`)
+
+function formatEntry(entry: LockEntry): string {
+  const head = (['hash', 'tokens', 'tokenizer', 'toolsHash', 'cwd', 'pinned'] as const)
+    .filter((key) => entry[key] !== undefined)
+    .map((key) => `  ${JSON.stringify(key)}: ${JSON.stringify(entry[key])}`)
+  if (entry.view !== undefined) {
+    const { hash, tokens, files } = entry.view
+    head.push(
+      `  "view": ${line([
+        ['hash', hash],
+        ['tokens', tokens],
+        ['files', files],
+      ])}`,
+    )
+  }
+  const tools = entry.tools.map((t) =>
     line([
       ['name', t.name],
       ['hash', t.hash],
     ]),
   )
-  const sections = lock.sections.map((s) =>
+  const sections = entry.sections.map((s) =>
     line([
       ['name', s.name],
       ['order', s.order],
@@ -139,7 +110,20 @@ export function formatLock(lock: PromptLock): string {
       ['files', s.files?.map((f) => ({ path: f.path, hash: f.hash, lines: f.lines }))],
     ]),
   )
-  return `{\n${[...head, list('tools', tools), list('sections', sections)].join(',\n')}\n}\n`
+  return `{\n${[...head, list('tools', tools), list('sections', sections)].join(',\n')}\n}`
+}
+
+/**
+ * The lock as file text (format version 2, `docs/lock-format.md`): JSON
+ * with a fixed key order, sysprompt's own entry first and the others by
+ * key, one tool and one section per line (so a review diff shows exactly
+ * the sections that changed), LF line ends and a trailing newline. Same
+ * lock, same bytes.
+ */
+export function formatLock(lock: PromptLock): string {
+  const entries = lockKeys(lock).map((key) => `${JSON.stringify(key)}: ${formatEntry(lock.entries[key]!)}`)
+  const body = entries.length === 0 ? '{}' : `{\n${indent(entries.join(',\n'), '    ')}\n  }`
+  return `{\n  "version": 2,\n  "entries": ${body}\n}\n`
 }
 
 const short = (hash: string) => (hash.length > 19 ? `${hash.slice(0, 19)}…` : hash)
@@ -167,7 +151,7 @@ function keptInOrder(a: string[], b: string[]): Set<string> {
   return kept
 }
 
-function sectionDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDifference[] {
+function sectionDifferences(compiled: CompiledPrompt, lock: LockEntry, UPDATE: string): LockDifference[] {
   const out: LockDifference[] = []
   const locked = new Map(lock.sections.map((s, i) => [s.name, { s, position: i + 1 }]))
   const current = new Set(compiled.sections.map((s) => s.name))
@@ -243,7 +227,7 @@ function sectionDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDif
   return out
 }
 
-function toolDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDifference[] {
+function toolDifferences(compiled: CompiledPrompt, lock: LockEntry, UPDATE: string): LockDifference[] {
   if (compiled.toolsHash === lock.toolsHash) return []
   const out: LockDifference[] = []
   const locked = new Map(lock.tools.map((t) => [t.name, t.hash]))
@@ -278,16 +262,63 @@ function toolDifferences(compiled: CompiledPrompt, lock: PromptLock): LockDiffer
   return out
 }
 
+/** What `checkLock` needs beyond the prompt: the entry's key (for the advice) and the current harness view. */
+export interface CheckLockOptions {
+  /** The entry's key: the advice names `--mode KEY` for any entry but `sysprompt`. */
+  key?: string
+  /** What the harness sends now; compared with the entry's `view` when both exist. */
+  view?: LockView
+}
+
+function viewDifferences(
+  lock: LockEntry,
+  view: LockView | undefined,
+  key: string,
+  UPDATE: string,
+  explained: boolean,
+): LockDifference[] {
+  const was = lock.view
+  if (was === undefined || view === undefined || was.hash === view.hash) return []
+  const gone = was.files.filter((f) => !view.files.includes(f))
+  const added = view.files.filter((f) => !was.files.includes(f))
+  // A file's text is in the view too: a change the prompt's differences explain is not told twice.
+  if (explained && gone.length === 0 && added.length === 0) return []
+  const which = [
+    ...(added.length > 0 ? [`now sends ${added.join(', ')}`] : []),
+    ...(gone.length > 0 ? [`no longer sends ${gone.join(', ')}`] : []),
+  ]
+  const delta = view.tokens - was.tokens
+  return [
+    {
+      kind: 'view',
+      message:
+        `what the ${key} harness sends changed${which.length > 0 ? ` (${which.join('; ')})` : ''}: ` +
+        `${short(was.hash)} → ${short(view.hash)}, ${groupDigits(was.tokens)} → ${groupDigits(view.tokens)} tokens ` +
+        `(${delta >= 0 ? '+' : '−'}${groupDigits(Math.abs(delta))}). ${UPDATE}`,
+    },
+  ]
+}
+
 /**
- * Compares a compiled prompt with its lock and explains every difference
+ * Compares a compiled prompt with its lock entry and explains every difference
  * (SPEC §5): sections added, removed, changed (another hash) or moved (given
  * another `order`, or out of their relative order), tool changes, a different
- * tokenizer, and a changed whole hash that no section explains. Each message
- * says what changed and how to accept it. Sources are informational and not
- * compared. `ok` when there is no difference.
+ * tokenizer, a changed whole hash that no section explains, and what the
+ * harness sends (`options.view` against the entry's). Each message says what
+ * changed and how to accept it. Sources are informational and not compared.
+ * `ok` when there is no difference.
  */
-export function checkLock(compiled: CompiledPrompt, lock: PromptLock): LockCheck {
-  const differences = [...sectionDifferences(compiled, lock), ...toolDifferences(compiled, lock)]
+export function checkLock(
+  compiled: CompiledPrompt,
+  lock: LockEntry,
+  options: CheckLockOptions = {},
+): LockCheck {
+  const key = options.key ?? SYSPROMPT_ENTRY
+  const UPDATE = lockUpdate(key)
+  const differences = [
+    ...sectionDifferences(compiled, lock, UPDATE),
+    ...toolDifferences(compiled, lock, UPDATE),
+  ]
   if (compiled.tokenizer !== lock.tokenizer) {
     differences.push({
       kind: 'changed',
@@ -302,5 +333,6 @@ export function checkLock(compiled: CompiledPrompt, lock: PromptLock): LockCheck
       message: `the prompt text changed (${short(lock.hash)} → ${short(compiled.hash)}) though every section matches the lock. ${UPDATE}`,
     })
   }
+  differences.push(...viewDifferences(lock, options.view, key, UPDATE, differences.length > 0))
   return { ok: differences.length === 0, differences }
 }

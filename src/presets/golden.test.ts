@@ -2,7 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { checkLock, createLock, formatLock, parseLock } from '../compile/lock.js'
+import { checkLock, createLock, formatLock } from '../compile/lock.js'
+import { parseLock } from '../compile/lock-parse.js'
 import { SCENARIOS } from './scenarios.test-helper.js'
 
 // Golden lock files (SPEC §5) for every preset over representative inputs.
@@ -16,7 +17,7 @@ describe('preset golden lock files', () => {
   for (const scenario of SCENARIOS) {
     it(scenario.name, async () => {
       const compiled = await scenario.compile()
-      const text = formatLock(createLock(compiled))
+      const text = formatLock({ version: 2, entries: { sysprompt: createLock(compiled) } })
       const file = join(GOLDEN_DIR, `${scenario.name}.lock`)
       if (UPDATE) {
         await writeFile(file, text)
@@ -29,7 +30,7 @@ describe('preset golden lock files', () => {
         )
       }
       if (stored === text) return
-      const check = checkLock(compiled, parseLock(stored))
+      const check = checkLock(compiled, parseLock(stored).entries.sysprompt!)
       // checkLock's advice names the CLI; here the update command is the test's own.
       const explained = check.differences
         .map((d) => `  - ${d.message.replace(/ If the change is intended, run `[^`]*`\.$/, '')}`)

@@ -22,7 +22,7 @@ describe('check and diff', () => {
   it('writes the lock, passes, then explains a changed section', async () => {
     const update = await cli(['check', '--update', ...fast], { cwd: repo })
     expect(update.code).toBe(0)
-    const lock = JSON.parse(await readFile(join(repo, 'sysprompt.lock'), 'utf8'))
+    const lock = JSON.parse(await readFile(join(repo, 'sysprompt.lock'), 'utf8')).entries.sysprompt
     expect(lock.tokenizer).toBe('estimate')
     expect(lock.sections.map((s: { name: string }) => s.name)).toEqual(['template', 'rule:always'])
     // The lock's tokenizer is used when none is given.
@@ -68,8 +68,9 @@ describe('check and diff', () => {
     const lock = join(broken, 'sysprompt.lock')
     const cases: [text: string, code: string][] = [
       ['{ not json', 'is not valid JSON'],
-      ['{"version": 2}', 'has version 2'],
+      ['{"version": 3}', 'has version 3'],
       ['{"version": 1}', 'hash must be a string'],
+      ['{"version": 2, "entries": {"sysprompt": {}}}', 'entries["sysprompt"].hash must be a string'],
     ]
     for (const [text, what] of cases) {
       await writeFile(lock, text)

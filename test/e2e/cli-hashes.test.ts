@@ -46,7 +46,7 @@ describe('hashes of the built CLI against node:crypto', () => {
       expect.objectContaining({ source: '.sysprompt/template.md', contentHash: sha256(template) }),
     ])
 
-    const lock = JSON.parse(await readFile(join(repo, 'sysprompt.lock'), 'utf8'))
+    const lock = JSON.parse(await readFile(join(repo, 'sysprompt.lock'), 'utf8')).entries.sysprompt
     expect(lock.hash).toBe(sha256(expected))
     expect(lock.sections[0].hash).toBe(sha256(expected))
     expect(lock.sections[0].files).toEqual([{ path: 'AGENTS.md', hash: sha256(fileText), lines: [4, 6] }])

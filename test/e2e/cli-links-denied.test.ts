@@ -140,8 +140,12 @@ describe('a repository whose instruction files link to secrets', () => {
       for (const [name, secret] of Object.entries(SECRETS))
         expect(lock, `${mode}: ${name}`).not.toContain(secret)
       // Nor their names and hashes: the lock lists only files that were read, and none was.
-      const files = (JSON.parse(lock) as { sections: { files?: { path: string }[] }[] }).sections.flatMap(
-        (section) => (section.files ?? []).map((file) => file.path),
+      type Entry = { sections: { files?: { path: string }[] }[]; view?: { files: string[] } }
+      const files = Object.values((JSON.parse(lock) as { entries: Record<string, Entry> }).entries).flatMap(
+        (entry) => [
+          ...entry.sections.flatMap((section) => (section.files ?? []).map((file) => file.path)),
+          ...(entry.view?.files ?? []),
+        ],
       )
       expect(files, mode).toEqual([])
     }

@@ -26,13 +26,18 @@ async function linkedRepo(name: string): Promise<string> {
 }
 
 const readLock = async (repo: string) => JSON.parse(await readFile(join(repo, 'sysprompt.lock'), 'utf8'))
+/** The lock with sysprompt's own entry recording another `cwd`. */
+const withCwd = (lock: { entries: { sysprompt: object } }, cwd: string) => ({
+  ...lock,
+  entries: { ...lock.entries, sysprompt: { ...lock.entries.sysprompt, cwd } },
+})
 
 describe('a lock and links', () => {
   it('check refuses a committed lock whose cwd leads outside the project through a link, and reads nothing there', async () => {
     const repo = await linkedRepo('lock-cwd-link')
     expect((await cli(['check', '--update', ...fast], { cwd: repo })).code).toBe(0)
     const lock = await readLock(repo)
-    await writeFile(join(repo, 'sysprompt.lock'), JSON.stringify({ ...lock, cwd: 'link' }, null, 2))
+    await writeFile(join(repo, 'sysprompt.lock'), JSON.stringify(withCwd(lock, 'link'), null, 2))
     for (const args of [['check'], ['check', '--json'], ['diff', '--lock']]) {
       const r = await cli(args, { cwd: repo })
       expect(r.code).toBe(1)
@@ -48,7 +53,7 @@ describe('a lock and links', () => {
     const repo = await linkedRepo('lock-alias')
     const update = await cli(['check', '--update', '--cwd', 'alias', ...fast], { cwd: repo })
     expect(update.code).toBe(0)
-    expect((await readLock(repo)).cwd).toBe('packages/api')
+    expect((await readLock(repo)).entries.sysprompt.cwd).toBe('packages/api')
     const [fromRoot, fromAlias] = await Promise.all([
       cli(['check'], { cwd: repo }),
       cli(['check', '--cwd', 'alias'], { cwd: repo }),
@@ -58,7 +63,7 @@ describe('a lock and links', () => {
     expect(fromAlias.code).toBe(0)
     expect(fromAlias.stderr).toBe('')
     // A lock naming the link is checked for the link's real directory.
-    await writeFile(join(repo, 'sysprompt.lock'), JSON.stringify({ ...(await readLock(repo)), cwd: 'alias' }))
+    await writeFile(join(repo, 'sysprompt.lock'), JSON.stringify(withCwd(await readLock(repo), 'alias')))
     const viaLink = await cli(['check'], { cwd: repo })
     expect(viaLink.code).toBe(0)
     expect(viaLink.stderr).toContain('checking the prompt for packages/api')

@@ -15,7 +15,7 @@ describe('portable locks', () => {
     const update = await cli(['check', '--update', '--cwd', 'sub', ...fast], { cwd: repo })
     expect(update.code).toBe(0)
     expect(update.stderr).toBe('')
-    const lock = JSON.parse(await readFile(join(repo, 'sysprompt.lock'), 'utf8'))
+    const lock = JSON.parse(await readFile(join(repo, 'sysprompt.lock'), 'utf8')).entries.sysprompt
     expect(lock.cwd).toBe('sub')
     expect(lock.pinned).toEqual(expect.arrayContaining(['prompt:cwd', 'system:hostname']))
     const template = lock.sections.find((s: { name: string }) => s.name === 'template')

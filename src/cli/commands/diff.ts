@@ -4,8 +4,8 @@ import {
   type CompiledPrompt,
   cacheVerdict,
   diffCompiled,
+  type LockEntry,
   type PromptDiff,
-  type PromptLock,
 } from '../../compile/index.js'
 import { fileChanges, lineRange, sectionFiles } from '../../compile/lock-files.js'
 import { groupDigits } from '../../node/index.js'
@@ -80,7 +80,7 @@ async function readCompiled(shellCwd: string, name: string): Promise<CompiledPro
  * sequence, the tokens of the sections before it, and the sections added,
  * removed and changed.
  */
-export function diffAgainstLock(compiled: CompiledPrompt, lock: PromptLock): PromptDiff {
+export function diffAgainstLock(compiled: CompiledPrompt, lock: LockEntry): PromptDiff {
   const locked = new Map(lock.sections.map((s) => [s.name, s]))
   const current = new Set(compiled.sections.map((s) => s.name))
   let same = 0
@@ -141,7 +141,7 @@ export function fileAt(
 /** The first included file of the first changed section that differs from the lock, with its lines in the prompt. */
 export function fileAgainstLock(
   compiled: CompiledPrompt,
-  lock: PromptLock,
+  lock: LockEntry,
   section: string | null,
 ): { path: string; lines: [number, number] } | undefined {
   const current = compiled.sections.find((s) => s.name === section)
@@ -258,39 +258,47 @@ export function registerDiff(program: Command, ctx: CommandContext): void {
         ['sysprompt diff --lock', 'the current prompt against sysprompt.lock'],
       ]),
     )
-    .action(async (before: string | undefined, after: string | undefined, raw: RawOptions) => {
-      let diff: ShownDiff
-      let lockPath: string | undefined
-      const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
-      if (raw.lock === true) {
-        if (before !== undefined)
-          throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
-        const built = await buildWithLock(options, ctx.io.env, true)
-        if (built.note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${built.note}\n`)
-        const compiled = requireCompiled(built.project)
-        diff = diffAgainstLock(compiled, built.lock!)
-        const file = fileAgainstLock(compiled, built.lock!, diff.section)
-        if (file !== undefined) diff = { ...diff, file: file.path, lines: file.lines }
-        lockPath = built.lockPath
-      } else {
-        if (before === undefined || after === undefined) {
-          throw new UsageError(
-            'diff needs two compiled-prompt files, or --lock',
-            'run `sysprompt diff before.json after.json`',
+    .action(
+      async (before: string | undefined, after: string | undefined, raw: RawOptions, command: Command) => {
+        let diff: ShownDiff
+        let lockPath: string | undefined
+        const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
+        if (raw.lock === true) {
+          if (before !== undefined)
+            throw new UsageError('diff --lock takes no files', 'drop the file arguments or --lock')
+          const built = await buildWithLock(
+            options,
+            ctx.io.env,
+            command.getOptionValueSource('mode') === 'cli' && typeof raw.mode === 'string'
+              ? raw.mode
+              : undefined,
           )
+          if (built.note !== undefined) ctx.io.stderr.write(`sysprompt: note: ${built.note}\n`)
+          const compiled = requireCompiled(built.project)
+          diff = diffAgainstLock(compiled, built.entry)
+          const file = fileAgainstLock(compiled, built.entry, diff.section)
+          if (file !== undefined) diff = { ...diff, file: file.path, lines: file.lines }
+          lockPath = built.lockPath
+        } else {
+          if (before === undefined || after === undefined) {
+            throw new UsageError(
+              'diff needs two compiled-prompt files, or --lock',
+              'run `sysprompt diff before.json after.json`',
+            )
+          }
+          const b = await readCompiled(ctx.io.cwd, after)
+          diff = diffCompiled(await readCompiled(ctx.io.cwd, before), b)
+          const file = fileAt(b, diff.firstDifference)
+          if (file !== undefined) diff = { ...diff, file: file.path, line: file.line }
         }
-        const b = await readCompiled(ctx.io.cwd, after)
-        diff = diffCompiled(await readCompiled(ctx.io.cwd, before), b)
-        const file = fileAt(b, diff.firstDifference)
-        if (file !== undefined) diff = { ...diff, file: file.path, line: file.line }
-      }
-      const print = printer(ctx, raw.color === false ? false : undefined)
-      const cache = cacheOf(diff, options)
-      const data: (ShownDiff | LockDiff) & { cache: DiffCache } =
-        lockPath === undefined
-          ? { ...diff, cache }
-          : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start', cache }
-      print.out(raw.json === true ? json(data) : render(diff, lockPath !== undefined, print.paint, cache))
-      ctx.exit(diff.identical ? EXIT.ok : EXIT.findings)
-    })
+        const print = printer(ctx, raw.color === false ? false : undefined)
+        const cache = cacheOf(diff, options)
+        const data: (ShownDiff | LockDiff) & { cache: DiffCache } =
+          lockPath === undefined
+            ? { ...diff, cache }
+            : { ...diff, against: 'lock', lock: lockPath, firstDifferenceIs: 'section-start', cache }
+        print.out(raw.json === true ? json(data) : render(diff, lockPath !== undefined, print.paint, cache))
+        ctx.exit(diff.identical ? EXIT.ok : EXIT.findings)
+      },
+    )
 }
