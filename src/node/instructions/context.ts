@@ -8,6 +8,7 @@ import { DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_EXPANDED_FILES } from './budget
 import { findGitRoot } from './git-root.js'
 import { type HarnessOverride, parseHarnessOverride } from './harness-config/keys.js'
 import { type HarnessSettings, loadHarnessSettings, type Setting } from './harness-config/load.js'
+import type { LeftOut } from './ignore-files.js'
 import { resolveProfile } from './modes/profiles.js'
 import type { OnDemandCandidate } from './on-demand.js'
 import type {
@@ -51,6 +52,8 @@ export class DiscoveryContext {
   readonly decisions = new Map<string, Decision>()
   /** Directories the mode's walk covered, and a sentence describing the walk (for explanations). */
   walk: { dirs: readonly string[]; description: string } = { dirs: [], description: '' }
+  /** Directories a nested walk left out (ignored by an ignore file, VCS metadata, …), with why (for explanations). */
+  readonly leftOut = new Map<string, LeftOut>()
   /** Every file name the mode reads in a walked directory (for explanations). */
   candidates: readonly string[] = []
   /** Files the mode found that the harness loads only when the agent works near them, in the order found. */
