@@ -142,3 +142,29 @@ describe('explain for a nested file in a dot-directory', () => {
     expect(git.reason).toContain('version-control metadata')
   })
 })
+
+describe('Cline (≤ 3.89.2) nested AGENTS.md, through its file listing', () => {
+  it('skips dot-directories and its fixed list, and reads nested files only when the root has AGENTS.md', async () => {
+    const cwd = await repo()
+    await import('node:fs/promises').then(async ({ mkdir, writeFile }) => {
+      for (const dir of ['venv/x', 'src/api']) await mkdir(join(cwd, dir), { recursive: true })
+      await writeFile(join(cwd, 'venv/x/AGENTS.md'), 'a package\n')
+      await writeFile(join(cwd, 'src/api/AGENTS.md'), 'api\n')
+    })
+    const found = await run('cline', cwd)
+    expect(found.files.map((f) => f.path)).toEqual([join(cwd, 'AGENTS.md'), join(cwd, 'src/api/AGENTS.md')])
+    const why = await explainInstructions({
+      cwd,
+      home: await emptyHome(),
+      fsRoot: cwd,
+      mode: 'cline',
+      file: '.github/workflows/AGENTS.md',
+    })
+    expect(why.reason).toContain("Cline's file listing (list-files.ts) skips dot-directories")
+    const bare = await fixtureTree({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'src/AGENTS.md': 'nested only\n',
+    })
+    expect((await run('cline', bare)).files).toEqual([])
+  })
+})

@@ -33,6 +33,12 @@ export interface NestedWalkOptions {
    * ignore rule matches is left out, with its rule kept for `explain`.
    */
   ignoreFiles?: readonly string[]
+  /**
+   * A harness's own fixed skip list, where it has one: whether it skips
+   * every dot-directory, the directory names it skips, and the words that
+   * name its source (for `explain`).
+   */
+  fixedSkip?: { dot: boolean; names: ReadonlySet<string>; words: string }
 }
 
 /** The ignore files most harnesses honour when they look below cwd. */
@@ -74,7 +80,7 @@ export async function dirsBelow(
         .sort(byCodeUnit)
       for (const name of names) {
         const child = join(parent, name)
-        const left = leftOutWhy(context, ignores, child, name)
+        const left = leftOutWhy(context, ignores, child, name, options.fixedSkip)
         if (left !== undefined) {
           context.leftOut.set(child, left)
           continue
@@ -103,11 +109,14 @@ function leftOutWhy(
   ignores: IgnoreFiles,
   child: string,
   name: string,
+  fixedSkip: NestedWalkOptions['fixedSkip'],
 ): LeftOut | undefined {
   if (VCS_DIRS.has(name))
     return { kind: 'never', words: `${name} is version-control metadata, never read for instructions` }
   if (NEVER_WALKED.has(name))
     return { kind: 'never', words: `${name} directories are never walked for instructions` }
+  if (fixedSkip !== undefined && ((fixedSkip.dot && name.startsWith('.')) || fixedSkip.names.has(name)))
+    return { kind: 'never', words: fixedSkip.words }
   const rel = relative(context.root, child).split(sep).join('/')
   const denied = isInside(context.root, child) ? context.denyList.match(rel) : undefined
   if (denied !== undefined) return { kind: 'never', words: `${name} is on the deny-list (${denied})` }
