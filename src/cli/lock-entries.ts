@@ -49,7 +49,7 @@ export function entryMode(key: string): { mode: InstructionMode; version?: strin
  * the lock; without `--mode`, every entry. None is a `CliError` naming the
  * `--update` that writes it (never a false "ok").
  */
-export function entriesAsked(lock: PromptLock, raw: string | undefined, keys: string[]): string[] {
+export function entriesAsked(_lock: PromptLock, raw: string | undefined, keys: string[]): string[] {
   if (raw === undefined) return keys
   const spec = parseModeSpec(raw)
   const asked =

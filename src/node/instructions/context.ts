@@ -3,6 +3,7 @@ import type { FileSystemAdapter } from '../adapters.js'
 import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
 import type { HarnessSettings, Setting } from './harness-config/settings.js'
+import type { LeftOut } from './ignore-files.js'
 import type { OnDemandCandidate } from './loaded.js'
 import type {
   DiagnosticSite,
@@ -44,6 +45,8 @@ export class DiscoveryContext {
   readonly decisions = new Map<string, Decision>()
   /** Directories the mode's walk covered, and a sentence describing the walk (for explanations). */
   walk: { dirs: readonly string[]; description: string } = { dirs: [], description: '' }
+  /** Directories a nested walk left out (ignored by an ignore file, VCS metadata, …), with why (for explanations). */
+  readonly leftOut = new Map<string, LeftOut>()
   /** Every file name the mode reads in a walked directory (for explanations). */
   candidates: readonly string[] = []
   /** Files the mode found that the harness loads only when the agent works near them, in the order found. */

@@ -1,6 +1,7 @@
 import { basename, dirname, join, resolve } from 'node:path'
 import type { DiscoveryContext } from './context.js'
 import { runDiscovery } from './discover.js'
+import type { LeftOut } from './ignore-files.js'
 import type { DiscoverInstructionsOptions, InstructionExplanation } from './types.js'
 
 /**
@@ -41,6 +42,15 @@ async function explain(
       reason: `${context.mode} mode reads only ${context.candidates.join(', ')} in each directory, and no loaded file imports ${shown}`,
     }
   }
+  const left = leftOutAbove(context, dir)
+  if (left !== undefined) {
+    return {
+      file,
+      status: 'skipped',
+      code: left.kind === 'ignored' ? 'ignored' : 'outside-walk',
+      reason: `${context.mode} mode looks for nested files as the harness does, and ${context.display(left.dir)} is left out: ${left.words}`,
+    }
+  }
   if (!context.walk.dirs.includes(dir)) {
     return {
       file,
@@ -50,4 +60,13 @@ async function explain(
     }
   }
   return { file, status: 'skipped', code: 'missing', reason: `there is no file ${shown}` }
+}
+
+/** The nearest directory at or above `dir` that a nested walk left out, with why. */
+function leftOutAbove(context: DiscoveryContext, dir: string): (LeftOut & { dir: string }) | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    const left = context.leftOut.get(d)
+    if (left !== undefined) return { ...left, dir: d }
+    if (d === context.root || dirname(d) === d) return undefined
+  }
 }

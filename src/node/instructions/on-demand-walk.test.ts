@@ -13,7 +13,7 @@ import { loadFound } from './read.js'
 afterAll(removeFixtures)
 
 describe('dirsBelow', () => {
-  it('lists the directories below, breadth first and by name, without hidden ones, node_modules or links', async () => {
+  it('lists the directories below, breadth first and by name, dot-directories too, without node_modules or links', async () => {
     const base = await fixtureTree({
       'c/z': { dir: true },
       'a/y': { dir: true },
@@ -25,7 +25,7 @@ describe('dirsBelow', () => {
     })
     const context = await createContext({ cwd: base, home: await emptyHome(), mode: 'claude', fsRoot: base })
     expect(await dirsBelow(context, base)).toEqual(
-      ['a', 'b', 'c', 'a/y', 'b/x', 'c/z'].map((dir) => join(base, dir)),
+      ['.hidden', 'a', 'b', 'c', '.hidden/w', 'a/y', 'b/x', 'c/z'].map((dir) => join(base, dir)),
     )
     expect(await dirsBelow(context, join(base, 'missing'))).toEqual([])
     // By UTF-16 code units, whatever order the file system lists them in (byte order puts U+FF61 first).

@@ -25,7 +25,7 @@ async function repo() {
     'src/api/handler.ts': 'export {}\n',
     'docs/CLAUDE.md': 'docs claude\n',
     'node_modules/pkg/CLAUDE.md': 'never walked\n',
-    '.hidden/CLAUDE.md': 'never walked either\n',
+    '.git/x/CLAUDE.md': 'never walked either\n',
   })
   return { base, home: await emptyHome() }
 }

@@ -1,9 +1,12 @@
 import type { Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import { byCodeUnit } from '../../registry/tool-order.js'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
+import { GLOB_LIMITS } from './glob-walk.js'
 import { globsTest, type PathTest } from './globs.js'
+import { IgnoreFiles, type LeftOut, NEVER_WALKED, VCS_DIRS } from './ignore-files.js'
 import type { OnDemandCandidate } from './loaded.js'
 import { isFile, loadFound } from './read.js'
 import type { LateBoundFile, OnDemandFile, OnDemandTrigger } from './types.js'
@@ -15,21 +18,47 @@ import type { LateBoundFile, OnDemandFile, OnDemandTrigger } from './types.js'
  */
 export const ON_DEMAND_DIR_LIMIT = 5000
 
-/** Directories no harness looks into for instruction files (and that are huge when present). */
-const NEVER_WALKED: ReadonlySet<string> = new Set(['.git', 'node_modules'])
-
 export type { OnDemandCandidate } from './loaded.js'
+
+/** How a nested walk treats dot-directories and ignore files, per harness (see each mode for its source). */
+export interface NestedWalkOptions {
+  /**
+   * The ignore files the harness honours for it (`.gitignore`, Gemini
+   * CLI's `.geminiignore`); `[]` when it honours none. A directory an
+   * ignore rule matches is left out, with its rule kept for `explain`.
+   */
+  ignoreFiles?: readonly string[]
+  /**
+   * A harness's own fixed skip list, where it has one: whether it skips
+   * every dot-directory, the directory names it skips, and the words that
+   * name its source (for `explain`).
+   */
+  fixedSkip?: { dot: boolean; names: ReadonlySet<string>; words: string }
+}
+
+/** The ignore files most harnesses honour when they look below cwd. */
+export const DEFAULT_IGNORE_FILES: readonly string[] = ['.gitignore']
 
 /**
  * Directories strictly below `dir`, breadth first, sorted by name within
- * each level: hidden directories, `.git` and `node_modules` are left out,
- * links to directories are not followed, and the walk stops (with a
- * diagnostic) after `ON_DEMAND_DIR_LIMIT` directories.
+ * each level. Dot-directories (`.github/`, `.devcontainer/`) are walked,
+ * as the harnesses walk them; left out are VCS metadata (`.git`, `.hg`,
+ * `.svn`), `node_modules`, directories on the deny-list and directories
+ * the harness's ignore files ignore (each recorded in
+ * `context.leftOut` with its reason). Links to directories are not
+ * followed, and the walk stops (with a diagnostic) after
+ * `ON_DEMAND_DIR_LIMIT` directories or `GLOB_LIMITS.depth` levels.
  */
-export async function dirsBelow(context: DiscoveryContext, dir: string): Promise<string[]> {
+export async function dirsBelow(
+  context: DiscoveryContext,
+  dir: string,
+  options: NestedWalkOptions = {},
+): Promise<string[]> {
+  const ignores = new IgnoreFiles(context, options.ignoreFiles ?? DEFAULT_IGNORE_FILES)
+  await ignores.prime(dir)
   const found: string[] = []
   let level = [dir]
-  while (level.length > 0) {
+  for (let depth = 0; level.length > 0 && depth < GLOB_LIMITS.depth; depth++) {
     const next: string[] = []
     for (const parent of level) {
       let entries: Dirent[]
@@ -38,11 +67,19 @@ export async function dirsBelow(context: DiscoveryContext, dir: string): Promise
       } catch {
         continue
       }
+      if (parent !== dir)
+        await ignores.enter(parent, new Set(entries.filter((e) => e.isFile()).map((e) => e.name)))
       const names = entries
-        .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !NEVER_WALKED.has(e.name))
+        .filter((e) => e.isDirectory())
         .map((e) => e.name)
-        .sort()
+        .sort(byCodeUnit)
       for (const name of names) {
+        const child = join(parent, name)
+        const left = leftOutWhy(context, ignores, child, name, options.fixedSkip)
+        if (left !== undefined) {
+          context.leftOut.set(child, left)
+          continue
+        }
         if (found.length >= ON_DEMAND_DIR_LIMIT) {
           context.report(
             'on-demand-limit',
@@ -52,7 +89,6 @@ export async function dirsBelow(context: DiscoveryContext, dir: string): Promise
           )
           return found
         }
-        const child = join(parent, name)
         found.push(child)
         next.push(child)
       }
@@ -60,6 +96,28 @@ export async function dirsBelow(context: DiscoveryContext, dir: string): Promise
     level = next
   }
   return found
+}
+
+/** Why the walk leaves the directory `child` out, or `undefined` when it walks it. */
+function leftOutWhy(
+  context: DiscoveryContext,
+  ignores: IgnoreFiles,
+  child: string,
+  name: string,
+  fixedSkip: NestedWalkOptions['fixedSkip'],
+): LeftOut | undefined {
+  if (VCS_DIRS.has(name))
+    return { kind: 'never', words: `${name} is version-control metadata, never read for instructions` }
+  if (NEVER_WALKED.has(name))
+    return { kind: 'never', words: `${name} directories are never walked for instructions` }
+  if (fixedSkip !== undefined && ((fixedSkip.dot && name.startsWith('.')) || fixedSkip.names.has(name)))
+    return { kind: 'never', words: fixedSkip.words }
+  const rel = relative(context.root, child).split(sep).join('/')
+  const denied = isInside(context.root, child) ? context.denyList.match(rel) : undefined
+  if (denied !== undefined) return { kind: 'never', words: `${name} is on the deny-list (${denied})` }
+  const rule = ignores.ruleFor(child)
+  if (rule !== undefined) return { kind: 'ignored', words: `ignored by ${rule}` }
+  return undefined
 }
 
 /** The sentence `inspect` and `explain` print for a trigger. */
@@ -143,9 +201,9 @@ export function resolveOnDemand(
 export async function nestedOnDemand(
   context: DiscoveryContext,
   names: readonly string[],
-  options: { firstOnly?: boolean; shape?: (text: string) => string } = {},
+  options: NestedWalkOptions & { firstOnly?: boolean; shape?: (text: string) => string } = {},
 ): Promise<void> {
-  for (const dir of await dirsBelow(context, context.cwd)) {
+  for (const dir of await dirsBelow(context, context.cwd, options)) {
     for (const name of names) {
       const path = join(dir, name)
       if (!(await isFile(context, path))) continue

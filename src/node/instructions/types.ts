@@ -428,6 +428,7 @@ export type InstructionReasonCode =
   | 'manual-rule'
   | 'excluded-agent'
   | 'wrong-extension'
+  | 'ignored'
 
 /** What `explainInstructions` returns for one file. */
 export interface InstructionExplanation {

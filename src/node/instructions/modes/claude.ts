@@ -108,6 +108,10 @@ export const claudeMode: ModeRules = {
         entries.push(...loaded)
       }
     }
+    // Claude Code loads a nested CLAUDE.md when its Read tool reads a file in that subtree (memory
+    // docs, "discover CLAUDE.md nested in subtrees under your current working directory";
+    // anthropics/claude-code#90449). No dot-directory exclusion is documented, so `.github/` counts;
+    // gitignored directories stay out as its nested skill discovery skips them (CHANGELOG 2.1.69).
     await nestedOnDemand(context, NESTED_NAMES)
     return { entries, cap: optionalCap(context) }
   },

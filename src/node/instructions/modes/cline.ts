@@ -63,8 +63,13 @@ export const clineMode: ModeRules = {
     for (const path of (await listRules(join(root, '.cline', 'rules'), (n) => n.endsWith('.md'), false))
       .files)
       pushAll(entries, await rule(context, path))
-    for (const dir of [root, ...(await dirsBelow(context, root))])
-      pushAll(entries, await alwaysFile(context, join(dir, 'AGENTS.md'), dir))
+    // Nested AGENTS.md files, only when the root has one: Cline ≤ 3.89.2
+    // `external-rules.ts` `findAgentsMdFiles` lists files with
+    // `services/glob/list-files.ts` `listFiles`, which skips dot-directories,
+    // DEFAULT_IGNORE_DIRECTORIES and what `.gitignore` ignores.
+    if (await isFile(context, join(root, 'AGENTS.md')))
+      for (const dir of [root, ...(await dirsBelow(context, root, CLINE_LIST_FILES))])
+        pushAll(entries, await alwaysFile(context, join(dir, 'AGENTS.md'), dir))
     const others = ['.cursorrules', '.windsurfrules'].map((name) => join(root, name))
     for (const path of others) {
       if (stat === undefined) pushAll(entries, await alwaysFile(context, path, root))
@@ -76,6 +81,35 @@ export const clineMode: ModeRules = {
         )
     }
     return { entries, cap: optionalCap(context) }
+  },
+}
+
+/**
+ * Cline's file listing (v3.89.2 `apps/vscode/src/services/glob/list-files.ts`):
+ * every dot-directory and the names of DEFAULT_IGNORE_DIRECTORIES (its
+ * `target/dependency` and `build/dependencies` are two-level paths, left
+ * to `.gitignore` here), and `.gitignore`, read as the walk goes down.
+ */
+const CLINE_LIST_FILES = {
+  ignoreFiles: ['.gitignore'],
+  fixedSkip: {
+    dot: true,
+    names: new Set([
+      'node_modules',
+      '__pycache__',
+      'env',
+      'venv',
+      'dist',
+      'out',
+      'bundle',
+      'vendor',
+      'tmp',
+      'temp',
+      'deps',
+      'Pods',
+    ]),
+    words:
+      "Cline's file listing (list-files.ts) skips dot-directories and node_modules, __pycache__, env, venv, dist, out, bundle, vendor, tmp, temp, deps and Pods",
   },
 }
 

@@ -16,11 +16,12 @@ describe('continue mode rules', () => {
       '.continue/rules/a.md': 'workspace rule\n',
       '.continue/rules/notes.txt': 'not a rule\n',
       '.continue/rules/sub/deep.md': 'deeper rule\n',
-      '.continue/prompts/p.md': 'a prompt, not a rule\n',
+      // Continue reads .continue/prompts too (loadMarkdownRules.ts `dirsToCheck`).
+      '.continue/prompts/p.md': 'a prompt without invokable, a rule\n',
     })
     const home = await fixtureTree({
       '.continue/rules/g.md': 'global rule\n',
-      '.continue/prompts/q.md': 'a prompt, not a rule\n',
+      '.continue/prompts/q.md': 'a global prompt without invokable, a rule\n',
       '.continue/rules/other.txt': 'not a rule\n',
       '.continue/rules/sub/h.md': 'deeper global rule\n',
       '.continue/rules/base.txt': 'linked beside\n',
@@ -36,6 +37,8 @@ describe('continue mode rules', () => {
       join(rules, 'g.md'),
       join(rules, 'linked.md'),
       join(rules, 'sub/h.md'),
+      join(root, '.continue/prompts/p.md'),
+      join(home, '.continue/prompts/q.md'),
     ])
     expect(found.text).not.toContain('SECRET')
     expect(found.diagnostics.map((d) => [d.code, d.path])).toEqual([['outside-root', join(rules, 'leak.md')]])

@@ -70,7 +70,16 @@ export const geminiMode: ModeRules = {
       if (entry !== undefined) entries.push(entry)
     }
     // Just-in-time context is read without imports inlined here (see on-demand.ts); trimmed as at start-up.
-    if (context.cwd !== context.home) await nestedOnDemand(context, names, { shape: (text) => text.trim() })
+    // Gemini CLI's JIT walk (packages/core/src/utils/memoryDiscovery.ts `loadJitSubdirectoryMemory`,
+    // `findUpwardGeminiFiles`, core 0.56.0-nightly) skips no dot-directory; it fires from read_file,
+    // list_directory, write_file, replace and read_many_files, which refuse paths ignored by
+    // `.gitignore` and `.geminiignore` (tools/read-file.ts; config/constants.ts
+    // DEFAULT_FILE_FILTERING_OPTIONS: respectGitIgnore and respectGeminiIgnore true).
+    if (context.cwd !== context.home)
+      await nestedOnDemand(context, names, {
+        shape: (text) => text.trim(),
+        ignoreFiles: ['.gitignore', '.geminiignore'],
+      })
     return { entries, cap: optionalCap(context) }
   },
 }

@@ -78,7 +78,9 @@ export const opencodeMode: ModeRules = {
     entries.push(...(await configInstructions(context, new Set(entries.map((e) => e.path)), SKIP_EMPTY)))
     // Lazy loading below cwd exists only from the version its profile names (a harness mode always has one).
     if (context.profile!.behaviour.lazyAgentsMd)
-      await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true })
+      // opencode's `resolve` (packages/opencode/src/session/instruction.ts @00b964bd) walks up from
+      // the file the read tool read, with no dot-directory exclusion and no ignore-file check.
+      await nestedOnDemand(context, OPENCODE_NAMES, { firstOnly: true, ignoreFiles: [] })
     return { entries, cap: optionalCap(context) }
   },
 }
