@@ -11,7 +11,9 @@ import {
   type Cell,
   clip,
   json,
+  list,
   type Paint,
+  paragraph,
   percent,
   type Tone,
   table,
@@ -135,7 +137,12 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   const profile = data.instructions.profile
   if (profile !== null)
     out.push(
-      `  ${paint('dim', `profile: ${profile.mode} ${profile.version} (${profile.range}: ${profile.changes}; ${profile.observed})`)}`,
+      ...indent(
+        paragraph(
+          `profile: ${profile.mode} ${profile.version} (${profile.range}: ${profile.changes}; ${profile.observed})`,
+          columns - 2,
+        ).map((l) => paint('dim', l)),
+      ),
     )
   if (data.instructions.files.length === 0) out.push('  (none found)')
   else {
@@ -161,7 +168,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
           ? { text: `late-bound: loaded for ${f.loadedFor.join(', ')}`, tone: 'green' }
           : `on demand, ${f.when}`,
       ])
-    out.push(...indent(table(rows, ['left', 'right', 'left'], paint)))
+    out.push(...indent(table(rows, ['left', 'right', 'left'], paint, columns - 2)))
   }
   if (data.instructions.mode !== 'sysprompt' && data.instructions.harness.length > 0) {
     out.push('', h(`Where ${data.instructions.mode} puts them (show --as-harness prints the text)`))
@@ -169,7 +176,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
       ['part', 'role', 'tokens', 'files'].map((text) => ({ text, tone: 'bold' as const })),
     ]
     for (const p of data.instructions.harness)
-      rows.push([p.placement, p.role, groupDigits(p.tokens), p.files.join(', ')])
+      rows.push([p.placement, p.role, groupDigits(p.tokens), list(p.files)])
     out.push(...indent(table(rows, ['left', 'left', 'right', 'left'], paint)))
   }
   for (const d of data.instructions.diagnostics) out.push(...notice(d.message))
