@@ -38,9 +38,7 @@ describe('on demand', () => {
       ['pkg/api/CLAUDE.md', 'tool-result'],
     ])
     expect(json(explain)).toMatchObject({ status: 'late-bound', code: 'late-bound' })
-    expect(plain.stdout).toContain(
-      'pkg/api/CLAUDE.md: on-demand: on demand, when the agent works under pkg/api',
-    )
+    expect(plain.stdout).toContain('pkg/api/CLAUDE.md: on-demand: when the agent works under pkg/api')
   })
 })
 

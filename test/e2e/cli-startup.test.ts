@@ -97,7 +97,10 @@ describe('start-up loads only what a command needs', () => {
       expect(run.result.code, args.join(' ')).toBe(0)
       expect(run.tokenizer, args.join(' ')).toEqual([])
       // The launcher answered alone: the command line bundle was never read, so no prompt pipeline ran.
-      expect(run.all.filter((l) => CLI_BUNDLE.test(l)), args.join(' ')).toEqual([])
+      expect(
+        run.all.filter((l) => CLI_BUNDLE.test(l)),
+        args.join(' '),
+      ).toEqual([])
     }
   })
 

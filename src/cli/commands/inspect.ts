@@ -1,9 +1,10 @@
-import type { Command } from 'commander'
+import { type Command, Option } from 'commander'
 import { groupDigits } from '../../node/index.js'
 import { buildProject } from '../../node/project/project.js'
 import type { Stability } from '../../registry/index.js'
+import { cliAdvice } from '../advice.js'
 import { type CommandContext, examples, printer } from '../command.js'
-import { EXIT } from '../errors.js'
+import { EXIT, UsageError } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import {
   type Align,
@@ -102,9 +103,9 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   const h = (text: string) => paint('bold', text)
   // A warning wrapped to the width, continuation lines under its text.
   const notice = (message: string) =>
-    indent(table([[{ text: '!', tone: 'yellow' }, message]], ['left', 'left'], paint, columns - 2)).map((l) =>
-      l.replace(/^ {2}! {2}/, `  ${paint('yellow', '!')} `).replace(/^ {5}/, '    '),
-    )
+    indent(
+      table([[{ text: '!', tone: 'yellow' }, cliAdvice(message)]], ['left', 'left'], paint, columns - 2),
+    ).map((l) => l.replace(/^ {2}! {2}/, `  ${paint('yellow', '!')} `).replace(/^ {5}/, '    '))
   const out: string[] = []
   const what =
     data.prompt.kind === 'template'
@@ -226,7 +227,8 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
   addPromptOptions(
     program
       .command('inspect')
-      .description('show sections, tokens, tools, instruction files and the cache plan'),
+      .description('show sections, tokens, tools, instruction files and the cache plan')
+      .addOption(new Option('--as-harness').hideHelp()),
   )
     .addHelpText(
       'after',
@@ -239,6 +241,12 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (raw: RawOptions) => {
+      // The harness view is text, which `show` prints; inspect already reports it (where each part goes, its tokens).
+      if (raw.asHarness === true)
+        throw new UsageError(
+          'inspect has no --as-harness: it already reports the harness view of --mode (where each part goes and its tokens)',
+          'run `sysprompt show --mode <harness> --as-harness` for the text the harness sends, or `sysprompt inspect --mode <harness>` for its report',
+        )
       const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
