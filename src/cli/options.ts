@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { type Command, Option } from 'commander'
 import type { CacheProvider, TokenizerName } from '../compile/index.js'
 import { DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_EXPANDED_FILES } from '../node/instructions/budget.js'
-import { parseHarnessOverride } from '../node/instructions/harness-config/keys.js'
+import { HARNESS_KEYS, parseHarnessOverride } from '../node/instructions/harness-config/keys.js'
 import { parseModeSpec, resolveProfile } from '../node/instructions/modes/profiles.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
 import { PRESETS, type PresetName, type ProjectOptions } from '../node/project/options.js'
@@ -190,7 +190,9 @@ export async function readCommonOptions(raw: RawOptions, shellCwd: string): Prom
     if (!parsed.ok)
       throw new UsageError(
         parsed.error,
-        "use the harness's own key name, e.g. --harness-config project_doc_max_bytes=65536 with --mode codex",
+        Object.keys(HARNESS_KEYS).includes(mode)
+          ? "use the harness's own key name"
+          : `--harness-config applies only with --mode ${Object.keys(HARNESS_KEYS).join(', ')}, e.g. --mode codex --harness-config project_doc_max_bytes=65536`,
       )
   }
   return {

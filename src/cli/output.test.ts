@@ -1,6 +1,21 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bar, clip, type Io, painter, percent, table, tokenLabel, useColor, width } from './output.js'
+import { groupDigits } from '../compile/numbers.js'
+import { renderMatrix } from './commands/matrix.js'
+import {
+  bar,
+  clip,
+  type Io,
+  list,
+  painter,
+  paragraph,
+  percent,
+  table,
+  tokenLabel,
+  useColor,
+  width,
+  wrap,
+} from './output.js'
 import { sanitizeProse } from './sanitize.js'
 
 const io = (isTTY: boolean, env: Record<string, string | undefined> = {}): Io => ({
@@ -125,5 +140,96 @@ describe('fitting the terminal', () => {
     expect(tokenLabel('o200k', 'openai')).toBe('o200k')
     expect(tokenLabel('o200k', 'anthropic')).toBe('o200k; an approximation for anthropic')
     expect(tokenLabel('estimate', 'openai')).toBe('estimate; an approximation for openai')
+  })
+})
+
+describe('text for people (issue 31, finding 8)', () => {
+  it('wraps at word boundaries and never inside a grouped number', () => {
+    const text =
+      'windsurf: 1 file at start, 2 579 tokens, 13 on demand; budget: 12 000 characters a rule file'
+    for (let room = 10; room <= 90; room++) {
+      const lines = wrap(text, room)
+      expect(lines.join(' ')).toBe(text)
+      expect(lines.some((l) => /^000\b/.test(l))).toBe(false)
+    }
+    expect(paragraph(text, 68)).toEqual([
+      'windsurf: 1 file at start, 2 579 tokens, 13 on demand; budget:',
+      '  12 000 characters a rule file',
+    ])
+  })
+
+  it('keeps every grouped number whole at any width (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.nat({ max: 10_000_000 }).map(groupDigits), fc.stringMatching(/^[a-z]{1,12}$/)), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        fc.integer({ min: 1, max: 60 }),
+        (parts, room) => {
+          const lines = wrap(parts.join(' '), room)
+          expect(lines.join(' ')).toBe(parts.join(' '))
+          for (let i = 1; i < lines.length; i++)
+            expect(`${lines[i - 1]}\n${lines[i]}`).not.toMatch(/(^|[^\d])\d{1,3}\n\d{3}(?!\d)/)
+        },
+      ),
+    )
+  })
+
+  it('prints a list cell one item a line and cuts no path', () => {
+    const long = 'pydantic_ai_slim/pydantic_ai/models/CLAUDE.md'
+    const lines = table(
+      [
+        ['claude', 'src/app.ts', list(['pydantic_ai_slim/pydantic_ai/CLAUDE.md', long])],
+        ['codex', 'src/app.ts', list([])],
+      ],
+      ['left', 'left', 'left'],
+      painter(false),
+      40,
+    )
+    expect(lines).toEqual([
+      'claude  src/app.ts  pydantic_ai_slim/pydantic_ai/CLAUDE.md',
+      `                    ${long}`,
+      'codex   src/app.ts  —',
+    ])
+  })
+
+  it('shows matrix rules by their path from the root, so two CLAUDE.md differ', () => {
+    const text = renderMatrix(
+      [
+        {
+          mode: 'claude',
+          summary:
+            'claude: 1 file at start, 3 629 tokens, 8 on demand, 0 on request; budget: 12 000 characters',
+          budget: null,
+          onDemand: 8,
+          onRequest: [],
+          rows: [
+            {
+              path: 'pydantic_ai_slim/pydantic_ai/models/openai.py',
+              start: ['CLAUDE.md'],
+              forPath: [
+                'pydantic_ai_slim/pydantic_ai/CLAUDE.md',
+                'pydantic_ai_slim/pydantic_ai/models/CLAUDE.md',
+              ],
+              tokens: { start: 3629, path: 2186, total: 5815 },
+              cut: [],
+              fires: [
+                'pydantic_ai_slim/pydantic_ai/CLAUDE.md',
+                'pydantic_ai_slim/pydantic_ai/models/CLAUDE.md',
+              ],
+            },
+          ],
+        },
+      ],
+      80,
+      painter(false),
+    )
+    expect(text).toContain(' pydantic_ai_slim/pydantic_ai/models/openai.py ')
+    expect(text).toMatch(
+      / pydantic_ai_slim\/pydantic_ai\/CLAUDE\.md\n +pydantic_ai_slim\/pydantic_ai\/models\/CLAUDE\.md\n/,
+    )
+    expect(text).not.toContain('…')
+    expect(text).not.toMatch(/12\n/)
   })
 })

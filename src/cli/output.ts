@@ -42,10 +42,16 @@ export function painter(color: boolean): Paint {
   }
 }
 
-/** One table cell: its text and how to colour it (colour is applied after padding, so columns stay aligned). */
+/**
+ * One table cell: its text and how to colour it (colour is applied after
+ * padding, so columns stay aligned). `lines` makes a cell of several lines,
+ * one item each (a list of paths): the row takes as many lines as its
+ * tallest cell, and `text` is then ignored.
+ */
 export interface Cell {
   text: string
   tone?: Tone
+  lines?: readonly string[]
 }
 
 /** How a column aligns: numbers right, words left. */
@@ -58,11 +64,22 @@ export function width(text: string): number {
   return n
 }
 
+/** A list cell: one item a line (a path is never cut; a long list stays readable). */
+export function list(items: readonly string[], tone?: Tone): Cell {
+  return {
+    text: items.join(', '),
+    lines: items.length === 0 ? ['—'] : items,
+    ...(tone === undefined ? {} : { tone }),
+  }
+}
+
 /**
- * An aligned table: each column as wide as its widest cell, two spaces
- * between columns, no trailing spaces. Rows are lists of cells; a string is a
- * plain cell. With `maxWidth`, a row's last cell (the free text: a reason, a
- * bar) wraps at spaces onto lines of its own column so no line is wider.
+ * An aligned table: each column as wide as its widest cell line, two spaces
+ * between columns, no trailing spaces, nothing cut. Rows are lists of cells;
+ * a string is a plain cell, a cell with `lines` spans several lines. With
+ * `maxWidth`, a row's last cell (the free text: a reason, a bar) wraps at
+ * word boundaries onto lines of its own column so no line is wider, unless a
+ * single word (a path) is wider than the room left: it stays whole.
  */
 export function table(
   rows: readonly (readonly (Cell | string)[])[],
@@ -72,40 +89,61 @@ export function table(
 ): string[] {
   // Cells hold repository text: made visible first, so columns are measured as they print.
   const cells = rows.map((row) =>
-    row.map((c) => (typeof c === 'string' ? { text: visible(c) } : { ...c, text: visible(c.text) })),
+    row.map((c): { lines: string[]; tone: Tone } =>
+      typeof c === 'string'
+        ? { lines: [visible(c)], tone: 'plain' }
+        : { lines: (c.lines ?? [c.text]).map((l) => visible(l)), tone: c.tone ?? 'plain' },
+    ),
   )
   const widths: number[] = []
-  const measure = (row: readonly Cell[], upTo: number) =>
+  const measure = (row: readonly { lines: string[] }[], upTo: number) =>
     row.forEach((cell, i) => {
-      if (i < upTo) widths[i] = Math.max(widths[i] ?? 0, width(cell.text))
+      if (i < upTo) widths[i] = Math.max(widths[i] ?? 0, ...cell.lines.map(width))
     })
   for (const row of cells) measure(row, row.length - (maxWidth === undefined ? 0 : 1))
   const lead = (n: number) => widths.slice(0, n).reduce((a, w) => a + w + 2, 0)
-  const lines: string[] = []
+  const out: string[] = []
   for (const row of cells) {
     const last = row.length - 1
     const room = maxWidth === undefined ? Number.POSITIVE_INFINITY : Math.max(10, maxWidth - lead(last))
-    const pieces = wrap(row[last]?.text ?? '', room)
-    pieces.forEach((piece, k) => {
+    const columns = row.map((cell, i) => (i === last ? cell.lines.flatMap((l) => wrap(l, room)) : cell.lines))
+    const height = Math.max(...columns.map((c) => c.length))
+    for (let k = 0; k < height; k++) {
       const line = row.map((cell, i) => {
-        const text = i === last ? piece : k === 0 ? cell.text : ''
+        const text = columns[i]![k] ?? ''
         const w = i === last && maxWidth !== undefined ? width(text) : (widths[i] ?? 0)
         const pad = ' '.repeat(Math.max(0, w - width(text)))
         const padded = align[i] === 'right' ? pad + text : i === last ? text : text + pad
-        return paint(cell.tone ?? 'plain', padded)
+        return paint(cell.tone, padded)
       })
-      lines.push(line.join('  ').trimEnd())
-    })
+      out.push(line.join('  ').trimEnd())
+    }
   }
-  return lines
+  return out
 }
 
-/** `text` in lines of at most `room` characters, broken at spaces (a longer word stays whole). */
-function wrap(text: string, room: number): string[] {
+/**
+ * The words of `text` for wrapping: split at spaces, except the spaces of a
+ * grouped number (`12 000`, `3 629+2 186`), which is one word: a number is
+ * never split across lines.
+ */
+function words(text: string): string[] {
+  const out: string[] = []
+  for (const word of text.split(' ')) {
+    const prev = out.at(-1)
+    if (prev !== undefined && /(^|[^\d\p{L}])\d{1,3}$/u.test(prev) && /^\d{3}(?!\d)/.test(word))
+      out[out.length - 1] = `${prev} ${word}`
+    else out.push(word)
+  }
+  return out
+}
+
+/** `text` in lines of at most `room` characters, broken at word boundaries (a longer word, a path, stays whole). */
+export function wrap(text: string, room: number): string[] {
   if (width(text) <= room) return [text]
   const out: string[] = []
   let line = ''
-  for (const word of text.split(' ')) {
+  for (const word of words(text)) {
     if (line !== '' && width(line) + 1 + width(word) > room) {
       out.push(line)
       line = word
@@ -113,6 +151,18 @@ function wrap(text: string, room: number): string[] {
   }
   out.push(line)
   return out
+}
+
+/**
+ * A paragraph for people: `text` wrapped at word boundaries to `columns`,
+ * continuation lines indented by `hang` spaces; nothing is cut.
+ */
+export function paragraph(text: string, columns: number, hang = 2): string[] {
+  const [first = '', ...rest] = wrap(text, columns)
+  const tail = rest.join(' ')
+  return tail === ''
+    ? [first]
+    : [first, ...wrap(tail, Math.max(10, columns - hang)).map((l) => ' '.repeat(hang) + l)]
 }
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉']

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { Command, CommanderError } from 'commander'
 import { ProjectError } from '../node/project/errors.js'
 import { SafeWriteError } from '../node/safe-write.js'
@@ -143,6 +145,7 @@ export async function createProgram(ctx: CommandContext, wanted: string | undefi
       getErrHelpWidth: () => helpWidth(ctx.io.stderr),
     })
     .addHelpText('after', ROOT_HELP)
+    .hook('preAction', (_, action) => warnMissingPaths(ctx, action.opts()))
   const terms = new Map<Command, string>()
   for (const command of COMMANDS) {
     if (wanted === 'all' || wanted === command.name) (await command.load())(program, ctx)
@@ -266,4 +269,24 @@ export function osErrorReason(error: unknown): string | undefined {
   const reason = typeof e?.code === 'string' ? OS_REASONS[e.code] : undefined
   if (reason === undefined || typeof e?.path !== 'string') return undefined
   return `${e.path}: ${reason}; check that path (its permissions, links and free space) and run the command again`
+}
+
+/**
+ * A `--path` that names nothing on disk is kept (an agent may be about to
+ * create that file, and the rules that match it are worth knowing), but said
+ * once on stderr, so a typo does not pass for a path that matched nothing.
+ */
+async function warnMissingPaths(ctx: CommandContext, opts: Record<string, unknown>): Promise<void> {
+  const paths = Array.isArray(opts.path) ? (opts.path as unknown[]).filter((p) => typeof p === 'string') : []
+  const cwd = resolve(ctx.io.cwd, typeof opts.cwd === 'string' ? opts.cwd : '.')
+  for (const path of paths) {
+    const exists = await stat(resolve(cwd, path)).then(
+      () => true,
+      () => false,
+    )
+    if (!exists)
+      ctx.io.stderr.write(
+        `sysprompt: warning: --path ${path}: does not exist (yet) under ${cwd}; shown as if the agent worked on a new file there\n`,
+      )
+  }
 }

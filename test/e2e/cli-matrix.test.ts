@@ -24,28 +24,45 @@ interface Row {
 }
 
 describe('matrix', () => {
-  it('prints a summary line per harness, then one row per harness and working path, within 80 columns', async () => {
-    const r = await cli(['matrix', '--path', 'src/app.ts', '--path', 'README.md', ...fast], {
-      cwd: repo,
-      env: { PATH: process.env.PATH ?? '', HOME: sandbox.home, COLUMNS: '80' },
-    })
+  it('prints a summary per harness, then one row per harness and working path, no path cut, no number split', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: sandbox.home, COLUMNS: '80' }
+    const args = ['matrix', '--path', 'src/app.ts', '--path', 'README.md', ...fast]
+    const [r, data] = await Promise.all([
+      cli(args, { cwd: repo, env }),
+      cli([...args, '--json'], { cwd: repo, env }),
+    ])
     expect(r.code, r.stderr).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
     const header = lines.findIndex((l) => l.startsWith('harness'))
     expect(header).toBeGreaterThan(0)
-    // Summaries first: every harness is named before the table starts.
+    // Summaries first, wrapped at word boundaries within 80 columns: every harness named before the table.
+    for (const line of lines.slice(0, header)) expect(line.length, line).toBeLessThanOrEqual(80)
     for (const mode of ['codex', 'claude', 'copilot', 'cursor', 'windsurf', 'continue'])
       expect(
         lines.slice(0, header).some((l) => l.startsWith(`${mode}: `)),
         mode,
       ).toBe(true)
+    // A grouped number is never split: no line ends in a digit group that the next line continues.
+    for (let i = 0; i + 1 < lines.length; i++)
+      expect(`${lines[i]}\n${lines[i + 1]}`).not.toMatch(/(^|[^\d])\d{1,3}\n\s*\d{3}(?!\d)/)
     const rows = lines.slice(header + 1)
-    const copilot = rows.filter((l) => l.startsWith('copilot '))
-    expect(copilot).toHaveLength(2)
-    expect(copilot[0]).toMatch(/src\/app\.ts/)
-    expect(copilot[0]).toMatch(/ts\.instructions\.md/)
-    expect(copilot[1]).toMatch(/README\.md/)
+    const copilot = rows.findIndex((l) => l.startsWith('copilot '))
+    expect(rows[copilot]).toMatch(/ src\/app\.ts /)
+    // Every path the data names is printed whole, relative to the root, on a line of its own list.
+    const harnesses = (json(data) as { harnesses: { rows: Row[] }[] }).harnesses
+    const named = new Set(
+      harnesses.flatMap((h) => h.rows.flatMap((row) => [...row.fires, ...row.cut.map((c) => c.file)])),
+    )
+    expect(named).toContain('.github/instructions/ts.instructions.md')
+    expect(named).toContain('src/AGENTS.md')
+    for (const path of named)
+      expect(
+        lines.some(
+          (l) => l.trimEnd().endsWith(` ${path}`) || l.includes(` ${path}:`) || l.includes(` ${path}  `),
+        ),
+        path,
+      ).toBe(true)
+    expect(r.stdout).not.toContain('…')
     expect(lines.slice(0, header).join(' ').replace(/ +/g, ' ')).toMatch(
       /code review reads 4 000 characters of a file/,
     )

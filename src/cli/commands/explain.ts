@@ -89,11 +89,17 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
           : explained.status === 'on-demand'
             ? 'cyan'
             : 'yellow'
-      print.out(
-        options.json
-          ? json({ kind: 'instructions', ...explained })
-          : `${shown(explained.file, root)}: ${print.paint(tone, explained.status)}: ${explained.reason}${explained.activation === undefined ? '' : ` (activation: ${explained.activation})`}\n${explained.profile === undefined ? '' : `  profile: ${explained.profile}\n`}`,
-      )
+      // The status in words, once: a reason that starts with it (`on demand, when …`) is not repeated after it.
+      const label = explained.status.replace('-', ' ')
+      const reason = explained.reason.startsWith(label)
+        ? explained.reason.slice(label.length).replace(/^[,:]\s*/, '')
+        : explained.reason
+      const lines = [
+        `${shown(explained.file, root)}: ${print.paint(tone, explained.status)}: ${reason}${explained.activation === undefined ? '' : ` (activation: ${explained.activation})`}`,
+        ...(explained.paths ?? []).map((p) => `  --path ${p.how}`),
+        ...(explained.profile === undefined ? [] : [`  profile: ${explained.profile}`]),
+      ]
+      print.out(options.json ? json({ kind: 'instructions', ...explained }) : `${lines.join('\n')}\n`)
       ctx.exit(EXIT.ok)
     })
 }

@@ -1,10 +1,11 @@
-import type { Command } from 'commander'
+import { type Command, Option } from 'commander'
 import { groupDigits } from '../../node/index.js'
 import { buildProject } from '../../node/project/project.js'
 import { type InspectData, type InspectedFile, inspectData } from '../../node/report/inspect-data.js'
 import type { Stability } from '../../registry/index.js'
+import { cliAdvice } from '../advice.js'
 import { type CommandContext, examples, printer } from '../command.js'
-import { EXIT } from '../errors.js'
+import { EXIT, UsageError } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
 import {
   type Align,
@@ -12,7 +13,9 @@ import {
   type Cell,
   clip,
   json,
+  list,
   type Paint,
+  paragraph,
   percent,
   type Tone,
   table,
@@ -100,9 +103,9 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   const h = (text: string) => paint('bold', text)
   // A warning wrapped to the width, continuation lines under its text.
   const notice = (message: string) =>
-    indent(table([[{ text: '!', tone: 'yellow' }, message]], ['left', 'left'], paint, columns - 2)).map((l) =>
-      l.replace(/^ {2}! {2}/, `  ${paint('yellow', '!')} `).replace(/^ {5}/, '    '),
-    )
+    indent(
+      table([[{ text: '!', tone: 'yellow' }, cliAdvice(message)]], ['left', 'left'], paint, columns - 2),
+    ).map((l) => l.replace(/^ {2}! {2}/, `  ${paint('yellow', '!')} `).replace(/^ {5}/, '    '))
   const out: string[] = []
   const what =
     data.prompt.kind === 'template'
@@ -136,7 +139,12 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   const profile = data.instructions.profile
   if (profile !== null)
     out.push(
-      `  ${paint('dim', `profile: ${profile.mode} ${profile.version} (${profile.range}: ${profile.changes}; ${profile.observed})`)}`,
+      ...indent(
+        paragraph(
+          `profile: ${profile.mode} ${profile.version} (${profile.range}: ${profile.changes}; ${profile.observed})`,
+          columns - 2,
+        ).map((l) => paint('dim', l)),
+      ),
     )
   if (data.instructions.files.length === 0) out.push('  (none found)')
   else {
@@ -162,7 +170,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
           ? { text: `late-bound: loaded for ${f.loadedFor.join(', ')}`, tone: 'green' }
           : `on demand, ${f.when}`,
       ])
-    out.push(...indent(table(rows, ['left', 'right', 'left'], paint)))
+    out.push(...indent(table(rows, ['left', 'right', 'left'], paint, columns - 2)))
   }
   if (data.instructions.mode !== 'sysprompt' && data.instructions.harness.length > 0) {
     out.push('', h(`Where ${data.instructions.mode} puts them (show --as-harness prints the text)`))
@@ -170,7 +178,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
       ['part', 'role', 'tokens', 'files'].map((text) => ({ text, tone: 'bold' as const })),
     ]
     for (const p of data.instructions.harness)
-      rows.push([p.placement, p.role, groupDigits(p.tokens), p.files.join(', ')])
+      rows.push([p.placement, p.role, groupDigits(p.tokens), list(p.files)])
     out.push(...indent(table(rows, ['left', 'left', 'right', 'left'], paint)))
   }
   for (const d of data.instructions.diagnostics) out.push(...notice(d.message))
@@ -224,7 +232,8 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
   addPromptOptions(
     program
       .command('inspect')
-      .description('show sections, tokens, tools, instruction files and the cache plan'),
+      .description('show sections, tokens, tools, instruction files and the cache plan')
+      .addOption(new Option('--as-harness').hideHelp()),
   )
     .addHelpText(
       'after',
@@ -237,6 +246,12 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
       ]),
     )
     .action(async (raw: RawOptions) => {
+      // The harness view is text, which `show` prints; inspect already reports it (where each part goes, its tokens).
+      if (raw.asHarness === true)
+        throw new UsageError(
+          'inspect has no --as-harness: it already reports the harness view of --mode (where each part goes and its tokens)',
+          'run `sysprompt show --mode <harness> --as-harness` for the text the harness sends, or `sysprompt inspect --mode <harness>` for its report',
+        )
       const options = await readPromptOptions(raw, ctx.io.cwd, ctx.io.env)
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)

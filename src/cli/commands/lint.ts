@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { shown } from '../../node/project/paths.js'
 import { buildProject } from '../../node/project/project.js'
+import { cliAdvice } from '../advice.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
 import { DEFAULT_MAX_TOKENS, type Finding, runLint } from '../lint/index.js'
@@ -16,7 +17,7 @@ function location(f: Finding, base: string): string {
 function render(findings: readonly Finding[], base: string, paint: Paint): string {
   const lines = findings.map(
     (f) =>
-      `${paint('bold', location(f, base))}: ${paint(f.severity === 'error' ? 'red' : 'yellow', f.severity)}: ${f.message} ${paint('dim', `[${f.code}]`)}`,
+      `${paint('bold', location(f, base))}: ${paint(f.severity === 'error' ? 'red' : 'yellow', f.severity)}: ${cliAdvice(f.message)} ${paint('dim', `[${f.code}]`)}`,
   )
   const errors = findings.filter((f) => f.severity === 'error').length
   const warnings = findings.length - errors

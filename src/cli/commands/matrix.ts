@@ -9,38 +9,28 @@ import { countCacheFor } from '../count-cache.js'
 import { EXIT } from '../errors.js'
 import { parseModes } from '../modes-option.js'
 import { addCommonOptions, type RawOptions, readCommonOptions, TOKENIZERS } from '../options.js'
-import { clip, json, type Paint, table, terminalWidth } from '../output.js'
+import { type Cell, json, list, type Paint, paragraph, table, terminalWidth } from '../output.js'
 
-function cutWords(cuts: readonly MatrixCut[]): string {
-  if (cuts.length === 0) return '—'
-  return cuts.map((c) => `${c.file}${c.line === undefined ? '' : `:${c.line}`}`).join(', ')
+function cutLines(cuts: readonly MatrixCut[]): string[] {
+  return cuts.map((c) => `${c.file}${c.line === undefined ? '' : `:${c.line}`}`)
 }
 
-/** A line broken at spaces to fit `columns`, continuation lines indented by two spaces. */
-function wrapLine(text: string, columns: number): string {
-  const lines: string[] = []
-  let line = ''
-  for (const word of text.split(' ')) {
-    const next = line === '' ? word : `${line} ${word}`
-    if (line !== '' && next.length > columns) {
-      lines.push(line)
-      line = `  ${word}`
-    } else line = next
-  }
-  lines.push(line)
-  return lines.map((l) => clip(l, columns)).join('\n')
-}
-
-function baseName(file: string): string {
-  return file.slice(file.lastIndexOf('/') + 1)
-}
-
-/** The text form: a summary line per harness, then one row per harness and working path, fitted to `columns`. */
+/**
+ * The text form: a summary paragraph per harness, then one row per harness
+ * and working path. Paths are shown whole, relative to the root; lists (cuts,
+ * rules that fire) take one line an item; summaries wrap at word boundaries
+ * to `columns` and never inside a number.
+ */
 export function renderMatrix(harnesses: readonly MatrixHarness[], columns: number, paint: Paint): string {
-  const summaries = harnesses.map((h) => wrapLine(h.summary, columns))
-  const head = ['harness', 'path', 'start', '+path', 'tokens', 'cut', 'fires']
+  const summaries = harnesses.flatMap((h) => paragraph(h.summary, columns))
+  const head: (Cell | string)[] = ['harness', 'path', 'start', '+path', 'tokens', 'cut', 'fires'].map(
+    (text) => ({
+      text,
+      tone: 'bold' as const,
+    }),
+  )
   const rows = harnesses.flatMap((h) =>
-    h.rows.map((r) => [
+    h.rows.map((r): (Cell | string)[] => [
       h.mode,
       r.path ?? '(start)',
       groupDigits(r.start.length),
@@ -48,26 +38,17 @@ export function renderMatrix(harnesses: readonly MatrixHarness[], columns: numbe
       r.tokens.path === 0
         ? groupDigits(r.tokens.start)
         : `${groupDigits(r.tokens.start)}+${groupDigits(r.tokens.path)}`,
-      cutWords(r.cut),
-      r.fires.length === 0 ? '—' : r.fires.map(baseName).join(', '),
+      list(cutLines(r.cut)),
+      list(r.fires),
     ]),
   )
-  // Fixed columns keep their width; the path and cut columns share what is left with the last one, which wraps.
-  const fixed = Math.max(...[head, ...rows].map((r) => r[0]!.length)) + 5 + 5 + 11 + 6 * 2
-  const free = Math.max(24, columns - fixed)
-  const pathWidth = Math.max(6, Math.floor(free / 3))
-  const cutWidth = Math.max(4, Math.floor(free / 3))
-  const fitted = [head, ...rows].map((r) => [
-    r[0]!,
-    clip(r[1]!, pathWidth),
-    r[2]!,
-    r[3]!,
-    clip(r[4]!, 11),
-    clip(r[5]!, cutWidth),
-    r[6]!,
-  ])
-  const lines = table(fitted, ['left', 'left', 'right', 'right', 'right', 'left', 'left'], paint, columns)
-  return `${summaries.join('\n')}\n\n${lines.map((l) => clip(l, columns)).join('\n')}\n`
+  const lines = table(
+    [head, ...rows],
+    ['left', 'left', 'right', 'right', 'right', 'left', 'left'],
+    paint,
+    columns,
+  )
+  return `${summaries.join('\n')}\n\n${lines.join('\n')}\n`
 }
 
 /** `sysprompt matrix`: what every harness loads in this repository, at start and for each working path. */

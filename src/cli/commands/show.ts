@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander'
 import { toAnthropic, toGemini, toOpenAI } from '../../compile/index.js'
 import { buildProject, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
 import { formatFragmentError } from '../../presets/index.js'
+import { cliAdvice } from '../advice.js'
 import { type CommandContext, examples, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
 import { addPromptOptions, type RawOptions, readPromptOptions } from '../options.js'
@@ -21,7 +22,7 @@ export function buildWarnings(project: ProjectPrompt): string[] {
     if (!seen.has(line)) out.push(line)
     seen.add(line)
   }
-  for (const w of project.compiled?.warnings ?? []) out.push(w.message)
+  for (const w of project.compiled?.warnings ?? []) out.push(cliAdvice(w.message))
   for (const d of project.resolverDiagnostics) out.push(d.message)
   return out
 }

@@ -177,7 +177,7 @@ export function resolveOnDemand(
       context.decide(loaded.path, {
         status: 'on-demand',
         code: 'on-demand',
-        reason: `on demand, ${when}: the harness adds it to a tool result then, never to the cached prefix (pass --path to see it loaded)`,
+        reason: `on demand, ${when}: the harness adds it to a tool result then, never to the cached prefix (${context.options.paths.length === 0 ? 'pass --path to see it loaded' : 'no working path given matches'})`,
       })
       continue
     }

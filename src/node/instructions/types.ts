@@ -443,4 +443,6 @@ export interface InstructionExplanation {
   profile?: string
   /** For a rule file of a convention mode: when the tool applies it. */
   activation?: RuleActivation
+  /** One entry per working path given: whether it loads the file, and how (which pattern or directory matched, or why none did). */
+  paths?: { path: string; matched: boolean; how: string }[]
 }

@@ -93,11 +93,13 @@ export const claudeMode: ModeRules = {
         context.skip(
           agents,
           'fallback-unused',
-          choice.value === 'claude-md'
-            ? choice.source.startsWith('the Claude Code')
-              ? `Claude Code never reads AGENTS.md in ${choice.source}`
-              : `Claude Code does not read AGENTS.md with instructionFiles claude-md (${choice.source})`
-            : 'Claude Code reads AGENTS.md only when no CLAUDE.md exists from the working directory upward',
+          (await linkedTo(context, join(dir, 'CLAUDE.md'), agents))
+            ? `${context.display(join(dir, 'CLAUDE.md'))} is a link to ${context.display(agents)}: Claude Code loads this text once, through CLAUDE.md (explain ${context.display(join(dir, 'CLAUDE.md'))}), and does not read AGENTS.md again`
+            : choice.value === 'claude-md'
+              ? choice.source.startsWith('the Claude Code')
+                ? `Claude Code never reads AGENTS.md in ${choice.source}`
+                : `Claude Code does not read AGENTS.md with instructionFiles claude-md (${choice.source})`
+              : 'Claude Code reads AGENTS.md only when no CLAUDE.md exists from the working directory upward',
         )
       const distance = distanceFrom(context, dir)
       for (const path of candidates) {
@@ -262,4 +264,13 @@ async function listMarkdown(dir: string): Promise<string[]> {
     else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.md')) found.push(path)
   }
   return found
+}
+
+/** Whether `link` exists and resolves to the same file as `target` (CLAUDE.md as a link to AGENTS.md). */
+async function linkedTo(context: DiscoveryContext, link: string, target: string): Promise<boolean> {
+  const [a, b] = await Promise.all([
+    context.fs.realpath(link).catch(() => undefined),
+    context.fs.realpath(target).catch(() => undefined),
+  ])
+  return a !== undefined && a === b && link !== target
 }

@@ -110,7 +110,12 @@ describe('cursor mode rules', () => {
     })
     // Only a plain .md in .cursor/rules is reported as misnamed; any other file there is not a rule.
     expect(await why('.cursor/rules/notes.txt')).toMatchObject(notRead('.cursor/rules/notes.txt'))
-    expect(await why('.cursor/notes.mdc')).toMatchObject(notRead('.cursor/notes.mdc'))
+    // An .mdc beside .cursor/rules/, not in it: the reason names Cursor's rule and where the file lies.
+    expect(await why('.cursor/notes.mdc')).toMatchObject({
+      code: 'not-a-candidate',
+      reason:
+        'Cursor reads project rules only as .mdc files inside a .cursor/rules/ directory, and only .cursorrules, AGENTS.md besides; .cursor/notes.mdc is in .cursor/, not inside a .cursor/rules/ directory, so Cursor never loads it',
+    })
     expect(await why('sub/AGENTS.md')).toMatchObject({
       code: 'outside-walk',
       reason: `cursor mode reads the workspace root ${root}; ${join(root, 'sub')} is not one of them`,
