@@ -1,6 +1,5 @@
 // Preloaded with `node --import` by the start-up tests: records every module
-// the process loads, ES modules through a resolve hook (which runs on the
-// loader thread, so it appends to the log file itself), CommonJS ones (what
+// the process loads, ES modules through a resolve hook (in the thread, appending to the log file), CommonJS ones (what
 // `createRequire` loads) from the require cache at exit, Node's built-in
 // modules from `process.moduleLoadList`, and every file read
 // with `readFileSync` or opened with `openSync` (the CLI compiles
@@ -8,11 +7,21 @@
 // not through `require`, and reads the package's compact rank tables
 // through a descriptor).
 import { appendFileSync } from 'node:fs'
-import { createRequire, register, syncBuiltinESMExports } from 'node:module'
+import { createRequire, registerHooks, syncBuiltinESMExports } from 'node:module'
+import { fileURLToPath } from 'node:url'
 
 const log = process.env.SYSPROMPT_MODULE_LOG
 if (log !== undefined && log !== '') {
-  register(new URL('./loaded-modules-hook.test-helper.mjs', import.meta.url), { data: { log } })
+  // In-thread resolve hooks (`module.register`, which runs them on a loader thread, is deprecated from Node 26).
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      const resolved = nextResolve(specifier, context)
+      // A file as a path, as the require cache names it (sync hooks see `require` too: one line for both).
+      const url = resolved.url
+      appendFileSync(log, `${url.startsWith('file:') ? fileURLToPath(url) : url}\n`)
+      return resolved
+    },
+  })
   const require = createRequire(import.meta.url)
   const fs = require('node:fs')
   const readFileSync = fs.readFileSync

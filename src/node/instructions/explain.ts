@@ -50,8 +50,7 @@ async function explain(
   if (!context.candidates.includes(basename(file))) {
     const rules = RULE_PLACES[context.mode]
     // A file shaped like a rule of this convention (its extension, under a dot-directory) but not where the tool reads rules.
-    const ruleLike =
-      rules !== undefined && rules.ext.some((e) => shown.endsWith(e)) && /(^|\/)\.[^/]+\//.test(shown)
+    const ruleLike = rules?.ext.some((e) => shown.endsWith(e)) && /(^|\/)\.[^/]+\//.test(shown)
     return {
       file,
       status: 'skipped',
