@@ -50,13 +50,14 @@ async function explain(
   if (!context.candidates.includes(basename(file))) {
     const rules = RULE_PLACES[context.mode]
     // A file shaped like a rule of this convention (its extension, under a dot-directory) but not where the tool reads rules.
-    const ruleLike = rules?.ext.some((e) => shown.endsWith(e)) && /(^|\/)\.[^/]+\//.test(shown)
+    const place =
+      rules?.ext.some((e) => shown.endsWith(e)) && /(^|\/)\.[^/]+\//.test(shown) ? rules : undefined
     return {
       file,
       status: 'skipped',
       code: 'not-a-candidate',
-      reason: ruleLike
-        ? `${rules.tool} reads ${rules.where}, and only ${context.candidates.join(', ')} besides; ${shown} is ${misplaced(shown, rules)}, so ${rules.tool} never loads it`
+      reason: place
+        ? `${place.tool} reads ${place.where}, and only ${context.candidates.join(', ')} besides; ${shown} is ${misplaced(shown, place)}, so ${place.tool} never loads it`
         : `${context.mode} mode reads only ${context.candidates.join(', ')} in each directory, and no loaded file imports ${shown}`,
     }
   }
