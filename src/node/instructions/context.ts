@@ -3,8 +3,7 @@ import type { FileSystemAdapter } from '../adapters.js'
 import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
 import type { HarnessSettings, Setting } from './harness-config/settings.js'
-import type { LeftOut } from './ignore-files.js'
-import type { OnDemandCandidate } from './loaded.js'
+import type { LeftOut, OnDemandCandidate } from './loaded.js'
 import type {
   DiagnosticSite,
   HarnessProfileInfo,

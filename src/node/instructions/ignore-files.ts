@@ -20,12 +20,7 @@ export const NEVER_WALKED: ReadonlySet<string> = new Set([...VCS_DIRS, 'node_mod
 /** The most bytes of one ignore file read (a larger one is cut: the rules past the cut are not applied). */
 const IGNORE_FILE_MAX_BYTES = 256 * 1024
 
-/** Why a directory was left out of a nested walk, in words for `explain`. */
-export interface LeftOut {
-  /** `ignored`: an ignore file's rule; `never`: VCS metadata, `node_modules` or the deny-list. */
-  kind: 'ignored' | 'never'
-  words: string
-}
+export type { LeftOut } from './loaded.js'
 
 interface Layer {
   dir: string

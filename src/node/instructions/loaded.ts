@@ -23,3 +23,10 @@ export interface OnDemandCandidate {
   /** The text the harness delivers for it (front matter removed, trimmed, … as the mode sends it). */
   text: string
 }
+
+/** Why a directory was left out of a nested walk, in words for `explain`. */
+export interface LeftOut {
+  /** `ignored`: an ignore file's rule; `never`: VCS metadata, `node_modules` or the deny-list. */
+  kind: 'ignored' | 'never'
+  words: string
+}
