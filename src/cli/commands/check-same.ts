@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path'
 import type { InstructionMode } from '../../node/instructions/types.js'
 import { projectRoot } from '../../node/project/root.js'
-import { discoverAll } from '../../node/report/harness-loads.js'
+import { discoverAll, discoveryLimits } from '../../node/report/harness-loads.js'
 import { isInside } from '../../node/safe-read.js'
 import { type CommandContext, printer } from '../command.js'
 import { EXIT, UsageError } from '../errors.js'
@@ -37,6 +37,7 @@ export async function checkSame(
     paths: options.paths,
     // Texts are compared, never counted.
     tokenizer: 'estimate',
+    ...discoveryLimits(options),
   })
   const paths = options.paths.length === 0 ? [undefined] : options.paths
   const results = paths.map((path) => ({

@@ -10,7 +10,12 @@ import { READ_LIMIT } from '../../node/instructions/read.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../../node/instructions/types.js'
 import type { ProjectPrompt } from '../../node/project/project-prompt.js'
 import { readCliFile } from '../../node/project/read-file.js'
-import { discoverAll, type HarnessLoad } from '../../node/report/harness-loads.js'
+import {
+  type DiscoveryLimits,
+  discoverAll,
+  discoveryLimits,
+  type HarnessLoad,
+} from '../../node/report/harness-loads.js'
 import { isInside, readConfinedFile } from '../../node/safe-read.js'
 import { parseModes } from '../modes-option.js'
 import { firstDifference } from '../same.js'
@@ -381,7 +386,7 @@ function differing(
 
 /** Every cross-convention finding of the project, sorted by file. */
 export async function lintConventions(
-  project: Pick<ProjectPrompt, 'root' | 'cwd'> & { options: { paths: readonly string[] } },
+  project: Pick<ProjectPrompt, 'root' | 'cwd'> & { options: { paths: readonly string[] } & DiscoveryLimits },
   modes: readonly InstructionMode[] | undefined,
 ): Promise<Finding[]> {
   const scope: Scope = { root: project.root, cwd: project.cwd, paths: project.options.paths }
@@ -393,6 +398,7 @@ export async function lintConventions(
     paths: scope.paths,
     // The lint compares texts and files, never counts.
     tokenizer: 'estimate',
+    ...discoveryLimits(project.options),
   })
   const rules = await ruleFiles(scope)
   const findings = [

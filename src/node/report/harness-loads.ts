@@ -32,6 +32,11 @@ export interface DiscoverAllOptions {
   tokenizer: TokenizerName
   countCache?: TokenCountCache
   home?: string
+  /** Globs taken back off the deny-list (`--allow-file`), as in one mode's discovery. */
+  allowFiles?: readonly string[]
+  /** The expansion budget per mode (`--max-expanded-files`, `--max-expanded-bytes`); each mode gets its own. */
+  maxExpandedFiles?: number
+  maxExpandedBytes?: number
 }
 
 /** Runs each mode's discovery, one after another (each walks the same tree; in turn keeps the file handles few). */
@@ -46,6 +51,9 @@ export async function discoverAll(options: DiscoverAllOptions): Promise<HarnessL
       tokenizer: options.tokenizer,
       ...(options.countCache === undefined ? {} : { countCache: options.countCache }),
       ...(options.home === undefined ? {} : { home: options.home }),
+      ...(options.allowFiles === undefined ? {} : { allowFiles: options.allowFiles }),
+      ...(options.maxExpandedFiles === undefined ? {} : { maxExpandedFiles: options.maxExpandedFiles }),
+      ...(options.maxExpandedBytes === undefined ? {} : { maxExpandedBytes: options.maxExpandedBytes }),
     })
     out.push({ mode, discovery })
   }
@@ -79,4 +87,20 @@ export function normalText(text: string): string {
     .map((line) => line.trimEnd())
     .join('\n')
     .trim()
+}
+
+/** What a multi-mode discovery takes from the command's options: the deny-list exceptions and the expansion budget. */
+export type DiscoveryLimits = Pick<DiscoverAllOptions, 'allowFiles' | 'maxExpandedFiles' | 'maxExpandedBytes'>
+
+/** The {@link DiscoveryLimits} set in `options` (project or command options), the unset ones left out. */
+export function discoveryLimits(options: {
+  allowFiles?: readonly string[] | undefined
+  maxExpandedFiles?: number | undefined
+  maxExpandedBytes?: number | undefined
+}): DiscoveryLimits {
+  return {
+    ...(options.allowFiles === undefined ? {} : { allowFiles: options.allowFiles }),
+    ...(options.maxExpandedFiles === undefined ? {} : { maxExpandedFiles: options.maxExpandedFiles }),
+    ...(options.maxExpandedBytes === undefined ? {} : { maxExpandedBytes: options.maxExpandedBytes }),
+  }
 }
