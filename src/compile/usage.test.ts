@@ -66,6 +66,15 @@ describe('normaliseUsage', () => {
     expect(() => normaliseUsage('gemini', { promptTokenCount: -1 })).toThrow(/usageMetadata.promptTokenCount/)
   })
 
+  it('refuses a count past 2^53, which no provider sends (two such summed were Infinity)', () => {
+    expect(() =>
+      normaliseUsage('anthropic', {
+        cache_read_input_tokens: 1.7976931348073177e308,
+        cache_creation_input_tokens: 5.5e297,
+      }),
+    ).toThrow(/usage.cache_read_input_tokens must be a non-negative number no larger than 2\^53 - 1/)
+  })
+
   it('property: counts come out non-negative integers, cached never above input, or a TypeError', () => {
     const count = fc.oneof(fc.nat(), fc.double(), fc.constant(undefined), fc.string(), fc.constant(null))
     fc.assert(

@@ -43,6 +43,12 @@ function count(report: Record<string, unknown>, path: string, where: string): nu
       `recordUsage: ${where}.${path} must be a non-negative number, got ${JSON.stringify(value) ?? String(value)}; pass the usage object the provider SDK returned`,
     )
   }
+  // Past 2^53 a count is no count a provider sends, and sums of such overflow to Infinity.
+  if (value > Number.MAX_SAFE_INTEGER) {
+    throw new TypeError(
+      `recordUsage: ${where}.${path} must be a non-negative number no larger than 2^53 - 1, got ${value}; pass the usage object the provider SDK returned`,
+    )
+  }
   return Math.floor(value)
 }
 

@@ -123,7 +123,12 @@ describe('honest numbers and widths', () => {
       expect(file.tokens).toBe(3)
       expect(file.framingTokens).toBeGreaterThan(0)
       const text = await cli(['inspect', '--tokenizer', 'o200k'], { cwd: repo, env: env({ COLUMNS: '80' }) })
-      expect(text.stdout).toContain('o200k; an approximation for anthropic')
+      // No provider named: the tokenizer alone, no provider's name (issue 31, finding 6).
+      expect(text.stdout).toMatch(/^tokens {4}o200k$/m)
+      expect(text.stdout).not.toContain('anthropic')
+      expect(
+        (await cli(['inspect', '--tokenizer', 'o200k', '--provider', 'anthropic'], { cwd: repo })).stdout,
+      ).toContain('o200k; an approximation for anthropic')
       expect((await cli(['inspect', '--provider', 'openai'], { cwd: repo })).stdout).toMatch(
         /^tokens {4}o200k$/m,
       )
