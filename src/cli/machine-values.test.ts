@@ -84,8 +84,8 @@ describe('machine values: a name counts where it names this machine, not where p
       expect(holdsMachineValue(text, 'home directory', '/root'), text).toBe(true)
     for (const text of ['/srv/root/x', '/rootfs', 'lib/root/x', 'the package root', '/root.bak'])
       expect(holdsMachineValue(text, 'home directory', '/root'), text).toBe(false)
-    expect(holdsMachineValue('open /work/repo/src', 'project root', '/work/repo')).toBe(true)
-    expect(holdsMachineValue('open /work/repository', 'project root', '/work/repo')).toBe(false)
+    expect(holdsMachineValue('open /srv/app/src', 'project root', '/srv/app')).toBe(true)
+    expect(holdsMachineValue('open /srv/application', 'project root', '/srv/app')).toBe(false)
   })
 
   it('never finds a common user or host name, or a home, in prose without those shapes (property)', () => {
