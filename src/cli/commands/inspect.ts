@@ -25,6 +25,7 @@ import {
 } from '../output.js'
 import { requireCompiled } from '../require-compiled.js'
 import { visible } from '../sanitize.js'
+import { agentLines } from './inspect-agents.js'
 import { buildWarnings } from './show.js'
 
 /** The widest bar; bars shrink to what the terminal leaves, down to {@link MIN_BAR_CELLS}. */
@@ -113,6 +114,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
       : `--preset ${data.prompt.preset}`
   out.push(`${h('root')}      ${data.root}`)
   out.push(`${h('cwd')}       ${data.cwd}`)
+  out.push('', ...agentLines(data, paint, columns), '')
   out.push(`${h('template')}  ${what}`)
   out.push(
     `${h('prompt')}    ${groupDigits(data.totals.tokens)} tokens, ${groupDigits(data.totals.bytes)} bytes, ` +

@@ -1,10 +1,8 @@
 import { lstat, realpath } from 'node:fs/promises'
-import { dirname, join, relative, resolve, sep } from 'node:path'
-import { denyList } from '../../node/deny-list.js'
+import { dirname, join, resolve, sep } from 'node:path'
 import { nodeYaml } from '../../node/front-matter-yaml.js'
-import { nodeAdapters, nodeGitAdapter } from '../../node/index.js'
+import { nodeGitAdapter } from '../../node/index.js'
 import { patternTest } from '../../node/instructions/globs.js'
-import { listRules, readRule } from '../../node/instructions/modes/convention.js'
 import { dirsBelow } from '../../node/instructions/on-demand.js'
 import { READ_LIMIT } from '../../node/instructions/read.js'
 import { INSTRUCTION_MODES, type InstructionMode } from '../../node/instructions/types.js'
@@ -16,7 +14,16 @@ import {
   discoveryLimits,
   type HarnessLoad,
 } from '../../node/report/harness-loads.js'
-import { isInside, readConfinedFile } from '../../node/safe-read.js'
+import {
+  CONVENTIONS,
+  INSTRUCTION_NAMES,
+  neverLoaded,
+  type RuleFile,
+  readSmall,
+  rel,
+  ruleFiles,
+} from '../../node/report/rule-files.js'
+import { isInside } from '../../node/safe-read.js'
 import { parseModes } from '../modes-option.js'
 import { firstDifference } from '../same.js'
 import type { Finding } from './types.js'
@@ -28,65 +35,11 @@ import type { Finding } from './types.js'
  * would read different instructions for the same working path.
  */
 
-/** Each convention's rules directory, the tool that reads it, and the front-matter keys that tool reads. */
-const CONVENTIONS: readonly { dir: string; tool: string; keys: readonly string[]; ext: string }[] = [
-  { dir: '.claude/rules', tool: 'Claude Code', keys: ['paths'], ext: '.md' },
-  { dir: '.cursor/rules', tool: 'Cursor', keys: ['description', 'globs', 'alwaysApply'], ext: '.mdc' },
-  {
-    dir: '.github/instructions',
-    tool: 'Copilot',
-    keys: ['applyTo', 'excludeAgent', 'name', 'description'],
-    ext: '.instructions.md',
-  },
-  { dir: '.windsurf/rules', tool: 'Windsurf', keys: ['trigger', 'globs', 'description'], ext: '.md' },
-  { dir: '.clinerules', tool: 'Cline', keys: ['paths'], ext: '.md' },
-  {
-    dir: '.kiro/steering',
-    tool: 'Kiro',
-    keys: ['inclusion', 'fileMatchPattern', 'name', 'description'],
-    ext: '.md',
-  },
-  {
-    dir: '.continue/rules',
-    tool: 'Continue',
-    keys: ['name', 'description', 'globs', 'regex', 'alwaysApply'],
-    ext: '.md',
-  },
-]
-
-/** Names that hold instructions by themselves (what a "symlink" committed as text usually stands for). */
-const INSTRUCTION_NAMES: readonly string[] = [
-  'AGENTS.md',
-  'AGENT.md',
-  'CLAUDE.md',
-  'GEMINI.md',
-  'CONTEXT.md',
-  '.cursorrules',
-  '.windsurfrules',
-  '.clinerules',
-  '.rules',
-  '.github/copilot-instructions.md',
-  '.junie/guidelines.md',
-]
-
 /** What the lint needs from the project. */
 interface Scope {
   root: string
   cwd: string
   paths: readonly string[]
-}
-
-/** A rule file of some convention, its front matter read. */
-interface RuleFile {
-  path: string
-  convention: (typeof CONVENTIONS)[number]
-  data: Record<string, unknown>
-  text: string
-  named: boolean
-}
-
-function rel(root: string, path: string): string {
-  return relative(root, path).split(sep).join('/')
 }
 
 /** The 1-based line of a front-matter key, else 1. */
@@ -95,42 +48,6 @@ function keyLine(text: string, key: string): number {
     .split('\n')
     .findIndex((line) => line.startsWith(`${key}:`) || line.startsWith(`${key} :`))
   return index === -1 ? 1 : index + 1
-}
-
-/** The default deny-list: lint reads no secret-bearing file, by name or through a link. */
-const DENY = denyList()
-
-async function readSmall(root: string, path: string, maxBytes: number): Promise<string | undefined> {
-  const read = await readConfinedFile(rel(root, path), root, {
-    roots: [root],
-    // Judged by the file a link resolves to as well: a rule linked to `.env` is not read.
-    denyList: DENY,
-    maxBytes,
-    fs: nodeAdapters().fs,
-  })
-  return read.ok && !read.truncated ? read.text : undefined
-}
-
-/** Every file in a convention's rules directory of the root (and, for Cursor, nested ones). */
-async function ruleFiles(scope: Scope): Promise<RuleFile[]> {
-  const out: RuleFile[] = []
-  for (const convention of CONVENTIONS) {
-    const dirs = [join(scope.root, convention.dir)]
-    const listed = await listRules(dirs[0]!, () => true, true)
-    for (const path of [...listed.files, ...listed.others].sort()) {
-      if (!path.endsWith('.md') && !path.endsWith('.mdc')) continue
-      const text = await readSmall(scope.root, path, READ_LIMIT)
-      if (text === undefined) continue
-      out.push({
-        path,
-        convention,
-        data: readRule(text, path).data,
-        text,
-        named: path.endsWith(convention.ext),
-      })
-    }
-  }
-  return out
 }
 
 /** Front-matter keys another tool reads, naming that tool and what the owner does instead. */
@@ -235,38 +152,24 @@ async function deadGlobs(loads: readonly HarnessLoad[], scope: Scope): Promise<F
   return out
 }
 
-/** Rule files no mode loads at start, for a path or on request; manual-only ones say so. */
-function neverLoaded(rules: readonly RuleFile[], loads: readonly HarnessLoad[], root: string): Finding[] {
-  const loaded = new Set<string>()
-  const manual = new Set<string>()
-  for (const { discovery } of loads) {
-    for (const file of discovery.files) loaded.add(file.path)
-    for (const file of discovery.onDemand) loaded.add(file.path)
-    for (const rule of discovery.onRequest) (rule.activation === 'manual' ? manual : loaded).add(rule.path)
-  }
-  const out: Finding[] = []
-  for (const rule of rules) {
-    if (loaded.has(rule.path)) continue
-    // A .md in .cursor/rules and a Copilot list have findings of their own; excludeAgent still reaches code review.
-    if (rule.convention.tool === 'Cursor' && rule.path.endsWith('.md')) continue
-    if (
-      rule.convention.tool === 'Copilot' &&
-      (Array.isArray(rule.data.applyTo) || rule.data.excludeAgent !== undefined)
-    )
-      continue
-    const shown = rel(root, rule.path)
-    out.push({
-      severity: 'warning',
+/** Rule files and instruction-like files no mode loads (the `.md` in `.cursor/rules` has its own finding). */
+async function neverLoads(
+  rules: readonly RuleFile[],
+  loads: readonly HarnessLoad[],
+  scope: Scope,
+): Promise<Finding[]> {
+  const dirs = [scope.root, ...(await dirsBelowRoot(scope))]
+  const found = await neverLoaded(rules, loads, scope.root, dirs)
+  return found
+    .filter((f) => !(f.tool === 'Cursor' && f.reason === 'wrong-extension' && f.shown.endsWith('.md')))
+    .map((f) => ({
+      severity: 'warning' as const,
       code: 'rule-never-loads',
-      message: manual.has(rule.path)
-        ? `${shown} never loads by itself in any mode: ${rule.convention.tool} applies it only when named by hand; give it an activation (always, globs or a description) or delete it`
-        : `${shown} is loaded by no mode: ${rule.named ? 'no harness reads it' : `${rule.convention.tool} reads only *${rule.convention.ext} files in ${rule.convention.dir}/`}; rename or move it`,
-      file: rule.path,
+      message: f.message,
+      file: join(scope.root, f.shown),
       line: 1,
       column: 1,
-    })
-  }
-  return out
+    }))
 }
 
 /** Instruction files whose whole text is the path of another existing instruction file: a link committed as text. */
@@ -400,11 +303,11 @@ export async function lintConventions(
     tokenizer: 'estimate',
     ...discoveryLimits(project.options),
   })
-  const rules = await ruleFiles(scope)
+  const rules = await ruleFiles(scope.root)
   const findings = [
     ...rules.flatMap((r) => [...foreignKeys(r, scope.root), ...spelling(r, scope.root)]),
     ...(await deadGlobs(loads, scope)),
-    ...neverLoaded(rules, loads, scope.root),
+    ...(await neverLoads(rules, loads, scope)),
     ...(await textLinks(loads, rules, scope)),
     ...(await loadedTwice(loads, scope.root)),
     ...differing(loads, promised, scope),

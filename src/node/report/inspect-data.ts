@@ -5,6 +5,8 @@ import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from
 import { shown } from '../project/paths.js'
 import { cacheOptions, cachePlan, type ProjectPrompt } from '../project/project.js'
 import { describeDecision } from '../project/rules.js'
+import { discoveryLimits } from './harness-loads.js'
+import { overview } from './overview.js'
 
 /** Modes whose harness implies a provider (the cache plan's `MODE_PROVIDER`). */
 const MODE_IMPLIES_PROVIDER: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini'])
@@ -116,9 +118,19 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
     // Providers render tool schemas their own way; the canonical JSON is a fair estimate.
     tokens: tokenizer.count(canonicalJson(t.schema)),
   }))
+  // The first screen: every harness's view of the project, before the detail of the chosen mode.
+  const agents = await overview({
+    cwd,
+    root,
+    paths: options.paths,
+    tokenizer: options.tokenizer,
+    ...(project.countCache === undefined ? {} : { countCache: project.countCache }),
+    ...discoveryLimits(options),
+  })
   return {
     root,
     cwd,
+    ...agents,
     prompt:
       project.kind === 'template'
         ? {

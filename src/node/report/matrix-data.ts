@@ -107,7 +107,7 @@ export function matrixData(
 }
 
 /** The cuts a harness's own cap made at start, where its diagnostics place them. */
-function harnessCuts(load: HarnessLoad, root: string): MatrixCut[] {
+export function harnessCuts(load: HarnessLoad, root: string): MatrixCut[] {
   const cuts: MatrixCut[] = []
   for (const file of load.discovery.files) {
     if (!file.truncated) continue
