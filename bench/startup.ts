@@ -5,7 +5,8 @@
  * sample project (empty count cache, so the encoding loads: its compact
  * rank table from `dist/tokenizer/`, src/node/rank-table.ts; the command's
  * code cache kept from an earlier run), a warm one (the same command a
- * second time), and a first run ever (no cache directory at all: the
+ * second time; and with `--mode sysprompt`, which skips the first screen's
+ * discovery in every mode: the difference is what that screen costs), and a first run ever (no cache directory at all: the
  * command's code compiles from source and its code cache is written). Whole processes, timed from outside; the CPU figure (the
  * children's user + system time, from /proc on Linux) is printed too,
  * since on a shared machine wall time measures the other tenants as well.
@@ -54,6 +55,8 @@ export async function runStartupBench({ quick }: { quick: boolean }): Promise<vo
   const warmCache = { ...env, XDG_CACHE_HOME: join(cache, 'warm') }
   const coldCache = { ...env, XDG_CACHE_HOME: join(cache, 'cold') }
   const inspect = [BIN, 'inspect', '--cwd', SAMPLE]
+  // The same report without the first screen (every harness's discovery): the cost of running every mode, side by side.
+  const oneMode = [...inspect, '--mode', 'sysprompt']
   spawn(inspect, warmCache) // fills the warm cache
   spawn([BIN, '--help'], warmCache) // and the code cache --help keeps there
   spawn(inspect, coldCache) // writes the code cache the cold runs keep
@@ -75,6 +78,7 @@ export async function runStartupBench({ quick }: { quick: boolean }): Promise<vo
         rmSync(join(coldCache.XDG_CACHE_HOME, 'sysprompt', 'counts'), { recursive: true, force: true }),
       ),
       timed('sysprompt inspect, warm', inspect, warmCache),
+      timed('sysprompt inspect --mode sysprompt, warm', oneMode, warmCache),
       timed('sysprompt inspect, first run', inspect, env, () =>
         rmSync(env.XDG_CACHE_HOME, { recursive: true, force: true }),
       ),
@@ -94,7 +98,9 @@ export async function runStartupBench({ quick }: { quick: boolean }): Promise<vo
   }
   const targets: Record<string, number> = {
     'sysprompt --help': 2,
-    'sysprompt inspect, warm': 3,
+    // Issue 31's goal for the first screen; the one-mode report was held to 3×.
+    'sysprompt inspect, warm': 1.8,
+    'sysprompt inspect --mode sysprompt, warm': 3,
     'sysprompt inspect, cold': 6,
   }
   const rows = [...results].map(([name, r]: [string, RoundResult]) => [

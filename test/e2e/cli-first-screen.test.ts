@@ -104,4 +104,18 @@ describe('inspect: the first screen', () => {
     },
     SLOW,
   )
+
+  it(
+    'is left out when a mode is chosen: that harness alone is asked for',
+    async () => {
+      const [text, data] = await Promise.all([
+        cli(['inspect', '--mode', 'gemini', ...fast], { cwd: repo }),
+        cli(['inspect', '--mode', 'gemini', '--json', ...fast], { cwd: repo }),
+      ])
+      expect(text.stdout).not.toContain('Agents in this repository')
+      expect(text.stdout).toContain('GEMINI.md')
+      expect(json(data)).toMatchObject({ harnesses: null, skills: null, neverLoaded: null })
+    },
+    SLOW,
+  )
 })

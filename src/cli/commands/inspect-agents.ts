@@ -8,8 +8,8 @@ import { type Cell, type Paint, paragraph, table } from '../output.js'
  * instruction-like files no harness reads.
  */
 
-type Agents = Pick<InspectData, 'harnesses' | 'skills' | 'neverLoaded'>
-type Line = InspectData['harnesses'][number]
+type Agents = { [K in 'harnesses' | 'skills' | 'neverLoaded']: NonNullable<InspectData[K]> }
+type Line = Agents['harnesses'][number]
 
 const count = (n: number, word: string) => `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`
 

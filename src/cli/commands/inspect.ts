@@ -114,7 +114,9 @@ function render(data: InspectData, paint: Paint, columns: number): string {
       : `--preset ${data.prompt.preset}`
   out.push(`${h('root')}      ${data.root}`)
   out.push(`${h('cwd')}       ${data.cwd}`)
-  out.push('', ...agentLines(data, paint, columns), '')
+  const { harnesses, skills, neverLoaded } = data
+  if (harnesses !== null && skills !== null && neverLoaded !== null)
+    out.push('', ...agentLines({ harnesses, skills, neverLoaded }, paint, columns), '')
   out.push(`${h('template')}  ${what}`)
   out.push(
     `${h('prompt')}    ${groupDigits(data.totals.tokens)} tokens, ${groupDigits(data.totals.bytes)} bytes, ` +
@@ -247,7 +249,7 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
         ['sysprompt inspect --json | jq .sections', 'the same as data'],
       ]),
     )
-    .action(async (raw: RawOptions) => {
+    .action(async (raw: RawOptions, command: Command) => {
       // The harness view is text, which `show` prints; inspect already reports it (where each part goes, its tokens).
       if (raw.asHarness === true)
         throw new UsageError(
@@ -258,7 +260,10 @@ export function registerInspect(program: Command, ctx: CommandContext): void {
       const print = printer(ctx, options.color)
       const project = await buildProject(options, ctx.io.env)
       const compiled = requireCompiled(project)
-      const data = await inspectData(project, compiled)
+      // The first screen (every agent here) opens plain inspect; `--mode X` asks for that harness alone.
+      const data = await inspectData(project, compiled, {
+        agents: command.getOptionValueSource('mode') !== 'cli',
+      })
       if (options.json) print.out(json(data))
       else {
         for (const warning of buildWarnings(project).filter(

@@ -6,7 +6,7 @@ import { shown } from '../project/paths.js'
 import { cacheOptions, cachePlan, type ProjectPrompt } from '../project/project.js'
 import { describeDecision } from '../project/rules.js'
 import { discoveryLimits } from './harness-loads.js'
-import { overview } from './overview.js'
+import { type Overview, overview } from './overview.js'
 
 /** Modes whose harness implies a provider (the cache plan's `MODE_PROVIDER`). */
 const MODE_IMPLIES_PROVIDER: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini'])
@@ -101,7 +101,11 @@ function blockTokens(
  * files, the rules and why they are in or out, the stable prefixes and the
  * cache plan for the chosen provider, and the totals.
  */
-export async function inspectData(project: ProjectPrompt, compiled: CompiledPrompt) {
+export async function inspectData(
+  project: ProjectPrompt,
+  compiled: CompiledPrompt,
+  { agents: firstScreen = true }: { agents?: boolean } = {},
+) {
   const { root, cwd, options, template } = project
   // Through the count cache too, so a warm run counts nothing.
   const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), project.countCache)
@@ -118,15 +122,18 @@ export async function inspectData(project: ProjectPrompt, compiled: CompiledProm
     // Providers render tool schemas their own way; the canonical JSON is a fair estimate.
     tokens: tokenizer.count(canonicalJson(t.schema)),
   }))
-  // The first screen: every harness's view of the project, before the detail of the chosen mode.
-  const agents = await overview({
-    cwd,
-    root,
-    paths: options.paths,
-    tokenizer: options.tokenizer,
-    ...(project.countCache === undefined ? {} : { countCache: project.countCache }),
-    ...discoveryLimits(options),
-  })
+  // The first screen: every harness's view of the project, before the detail of the chosen mode
+  // (null when a mode was chosen: that harness's detail alone is asked for).
+  const agents: { [K in keyof Overview]: Overview[K] | null } = firstScreen
+    ? await overview({
+        cwd,
+        root,
+        paths: options.paths,
+        tokenizer: options.tokenizer,
+        ...(project.countCache === undefined ? {} : { countCache: project.countCache }),
+        ...discoveryLimits(options),
+      })
+    : { harnesses: null, skills: null, neverLoaded: null }
   return {
     root,
     cwd,

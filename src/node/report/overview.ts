@@ -25,7 +25,10 @@ export interface Overview {
  */
 export async function overview(options: Omit<DiscoverAllOptions, 'modes'>): Promise<Overview> {
   const { cwd, root } = options
-  const loads = await discoverAll({ ...options, modes: INSTRUCTION_MODES })
+  // Four modes at a time: their reads overlap (one after another, the process mostly waits on the
+  // file system), and the open files stay few.
+  const lanes = [0, 1, 2, 3].map((k) => INSTRUCTION_MODES.filter((_, i) => i % 4 === k))
+  const loads = (await Promise.all(lanes.map((modes) => discoverAll({ ...options, modes })))).flat()
   const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), options.countCache)
   const skills = await findSkills(INSTRUCTION_MODES, cwd, root, tokenizer)
   const context = await createContext({ cwd: root, root, tokenizer: 'estimate' })
