@@ -225,6 +225,9 @@ describe('variables and preview', () => {
     const answer = await client(appFor(root))('GET', '/api/inspect?cwd=packages/api')
     expect(answer.status).toBe(200)
     expect(answer.body.sections.map((s: { name: string }) => s.name)).toContain('template')
+    // The first screen's data, as `inspect --json` gives it: every harness that reads the project.
+    expect(answer.body.harnesses.map((h: { label: string }) => h.label)).toContain('AGENTS.md')
+    expect(answer.body.neverLoaded).toEqual([])
   })
 })
 

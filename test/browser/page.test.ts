@@ -73,6 +73,10 @@ describe.skipIf(unavailable !== undefined)(
       expect(await page.locator('main').innerText()).not.toContain('below-cache-minimum')
       expect(await page.locator('table.sections tbody tr').count()).toBeGreaterThan(0)
       expect(await page.locator('ul.files').innerText()).toContain('AGENTS.md')
+      // The first screen, as plain inspect opens: the readers of AGENTS.md on one line.
+      expect(await page.locator('ul.agents').innerText()).toMatch(
+        /AGENTS\.md read by codex, .*1 files? at start/,
+      )
       await check('overview')
 
       await page.getByLabel('Provider').selectOption('anthropic')

@@ -99,6 +99,23 @@ export interface InspectResponse {
     warnings: { code: string; message: string; section?: string }[]
   }
   warnings: { code: string; message: string; section?: string }[]
+  /** The first screen: a line per harness in use, then the readers of AGENTS.md (null when a mode was chosen on the command line). */
+  harnesses?:
+    | {
+        label: string
+        modes: string[]
+        because: string[]
+        start: { files: number; filesMax: number; tokens: number; tokensMax: number }
+        cut: { file: string; line?: number }[]
+        onDemand: { files: number; tokens: number }
+        onRequest: number
+        skills: { count: number; startTokens: number; bodyTokens: number }
+      }[]
+    | null
+  skills?:
+    | { name: string; shown: string; readers: string[]; startTokens: number; bodyTokens: number }[]
+    | null
+  neverLoaded?: { shown: string; reason: string; message: string }[] | null
   cuts?: { section: string; removedChars: number; dropped: boolean }[]
 }
 

@@ -275,10 +275,72 @@ function prefixes(data: InspectResponse): HTMLElement {
   )
 }
 
+/** A range `a–b`, or `a` when both are the same. */
+const range = (a: number, b: number) => (a === b ? grouped(a) : `${grouped(a)}–${grouped(b)}`)
+
+/** The first screen, as the CLI opens plain inspect: every agent here, its skills, and what no harness reads. */
+function agents(data: InspectResponse): HTMLElement[] {
+  if (data.harnesses === undefined || data.harnesses === null) return []
+  const out: HTMLElement[] = [h('h2', {}, 'Agents in this repository')]
+  if (data.harnesses.length === 0) out.push(h('p', {}, 'No agent reads instruction files here.'))
+  else
+    out.push(
+      h(
+        'ul',
+        { class: 'agents' },
+        data.harnesses.map((a) =>
+          h(
+            'li',
+            {},
+            h('strong', {}, a.label),
+            a.label === 'AGENTS.md' ? ` read by ${a.modes.join(', ')}` : '',
+            ` · ${range(a.start.files, a.start.filesMax)} files at start, ${range(a.start.tokens, a.start.tokensMax)} tokens`,
+            a.cut.length === 0
+              ? ' · nothing cut'
+              : h('span', { class: 'warn' }, ` · cuts ${a.cut.map((c) => c.file).join(', ')}`),
+            a.onDemand.files > 0
+              ? ` · ${grouped(a.onDemand.files)} on demand (${grouped(a.onDemand.tokens)} tokens)`
+              : '',
+            a.skills.count > 0 ? ` · ${grouped(a.skills.count)} skills` : '',
+            ' · ',
+            h('span', { class: 'muted' }, a.because.join(', ')),
+          ),
+        ),
+      ),
+    )
+  if (data.skills && data.skills.length > 0)
+    out.push(
+      h('h3', {}, 'Skills (name and description at start, the body when used)'),
+      h(
+        'ul',
+        {},
+        data.skills.map((s) =>
+          h(
+            'li',
+            {},
+            h('code', {}, s.shown),
+            ` · ${grouped(s.startTokens)} tokens at start, ${grouped(s.bodyTokens)} when used · ${s.readers.join(', ')}`,
+          ),
+        ),
+      ),
+    )
+  if (data.neverLoaded && data.neverLoaded.length > 0)
+    out.push(
+      h('h3', {}, 'Never loaded'),
+      h(
+        'ul',
+        { 'aria-label': 'Never loaded' },
+        data.neverLoaded.map((f) => h('li', {}, f.message)),
+      ),
+    )
+  return out
+}
+
 /** The overview's content for one inspect answer. */
 export function renderInspect(data: InspectResponse): HTMLElement[] {
   return [
     summaryLine(data),
+    ...agents(data),
     h('h2', {}, 'Sections'),
     prefixes(data),
     sectionTable(data),
