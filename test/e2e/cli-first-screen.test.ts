@@ -80,7 +80,10 @@ describe('inspect: the first screen', () => {
         .filter((f: { code: string }) => f.code === 'rule-never-loads')
         .map((f: { file: string }) => f.file)
       expect(files.sort()).toEqual(
-        [join(repo, '.github', 'instructions', 'style.md'), join(repo, 'docs', '.cursor', 'rules.mdc')].sort(),
+        [
+          join(repo, '.github', 'instructions', 'style.md'),
+          join(repo, 'docs', '.cursor', 'rules.mdc'),
+        ].sort(),
       )
     },
     SLOW,
