@@ -24,6 +24,9 @@ beforeAll(async () => {
   // A rule in the right place with the wrong extension.
   await write(join(repo, '.github', 'instructions', 'style.md'), '---\napplyTo: "**"\n---\nStyle.\n')
   await write(join(repo, 'src', 'a.ts'), 'export {}\n')
+  // Cline's workflows are not rules: neither loaded nor "never loaded".
+  await write(join(repo, '.clinerules', 'style.md'), 'Prefer small functions.\n')
+  await write(join(repo, '.clinerules', 'workflows', 'release.md'), '# Release\n\n1. Tag.\n')
 })
 
 describe('inspect: the first screen', () => {
@@ -118,6 +121,18 @@ describe('inspect: the first screen', () => {
       expect(text.stdout).not.toContain('Agents in this repository')
       expect(text.stdout).toContain('GEMINI.md')
       expect(json(data)).toMatchObject({ harnesses: null, skills: null, neverLoaded: null })
+    },
+    SLOW,
+  )
+
+  it(
+    "says where the instructions are when sysprompt's own mode finds none (a GEMINI.md-only repository)",
+    async () => {
+      const only = await makeGitDir('gemini-only')
+      await write(join(only, 'GEMINI.md'), '# Gemini\n\nUse the house style.\n')
+      const r = await cli(['inspect', ...fast], { cwd: only })
+      expect(r.stdout).toMatch(/^ {2}gemini {2,}1 file at start/m)
+      expect(r.stdout).toContain('(none that sysprompt mode reads; --mode gemini shows what gemini loads)')
     },
     SLOW,
   )

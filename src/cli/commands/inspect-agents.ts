@@ -29,7 +29,12 @@ function describe(line: Line): string {
   parts.push(
     line.cut.length === 0
       ? 'nothing cut'
-      : `cuts ${line.cut.map((c) => (c.line === undefined ? c.file : `${c.file} at line ${groupDigits(c.line)}`)).join(', ')}`,
+      : line.cut
+          .map((c) => {
+            const at = `${c.file}${c.line === undefined ? '' : ` at line ${groupDigits(c.line)}`}`
+            return line.modes.length > 1 ? `${c.by} cuts ${at}` : `cuts ${at}`
+          })
+          .join(', '),
   )
   if (line.onDemand.files > 0)
     parts.push(
@@ -64,12 +69,21 @@ export function agentLines(data: Agents, paint: Paint, columns: number): string[
   }
   if (data.skills.length > 0) {
     out.push('', h('Skills (name and description at start, the body when used)'))
+    // Grouped by the harnesses that list them, so each row stays one line.
+    const groups = new Map<string, typeof data.skills>()
+    for (const s of data.skills) {
+      const key = s.readers.join(', ')
+      groups.set(key, [...(groups.get(key) ?? []), s])
+    }
     const rows: (Cell | string)[][] = [
-      ['skill', 'at start', 'when used', 'read by'].map((text) => ({ text, tone: 'bold' as const })),
+      ['skill', 'at start', 'when used'].map((text) => ({ text, tone: 'bold' as const })),
     ]
-    for (const s of data.skills)
-      rows.push([s.shown, groupDigits(s.startTokens), groupDigits(s.bodyTokens), s.readers.join(', ')])
-    out.push(...table(rows, ['left', 'right', 'right', 'left'], paint, columns - 2).map((l) => `  ${l}`))
+    for (const [readers, skills] of groups) {
+      rows.push([{ text: `read by ${readers}`, tone: 'dim' }, '', ''])
+      for (const s of skills)
+        rows.push([`  ${s.shown}`, groupDigits(s.startTokens), groupDigits(s.bodyTokens)])
+    }
+    out.push(...table(rows, ['left', 'right', 'right'], paint).map((l) => `  ${l}`))
   }
   if (data.neverLoaded.length > 0) {
     out.push('', h('Never loaded (instruction-like files no harness reads)'))

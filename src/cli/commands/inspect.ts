@@ -150,8 +150,15 @@ function render(data: InspectData, paint: Paint, columns: number): string {
         ).map((l) => paint('dim', l)),
       ),
     )
-  if (data.instructions.files.length === 0) out.push('  (none found)')
-  else {
+  if (data.instructions.files.length === 0) {
+    // Say where the files are when other agents read some (gemini-cli: GEMINI.md files, none for sysprompt's mode).
+    const other = harnesses?.find((line) => line.start.files > 0 || line.onDemand.files > 0)
+    out.push(
+      other === undefined || data.instructions.mode !== 'sysprompt'
+        ? '  (none found)'
+        : `  (none that ${data.instructions.mode} mode reads; --mode ${other.modes[0]} shows what ${other.modes[0]} loads)`,
+    )
+  } else {
     const rows: (Cell | string)[][] = [
       ['file', 'bytes', 'tokens', 'header', ''].map((text) => ({ text, tone: 'bold' as const })),
     ]

@@ -47,8 +47,8 @@ export interface HarnessInUse {
    * line, the least and the most among its readers.
    */
   start: { files: number; filesMax: number; tokens: number; tokensMax: number }
-  /** What the harness's own budget cuts at start. */
-  cut: MatrixCut[]
+  /** What the harness's own budget cuts at start, and which harness cuts it (on the AGENTS.md line, one of its readers). */
+  cut: (MatrixCut & { by: InstructionMode })[]
   /** Files loaded later, when the agent works near them, and their tokens (the AGENTS.md line: the most among its readers). */
   onDemand: { files: number; tokens: number }
   /** Rules the agent or the user asks for by name or description. */
@@ -66,7 +66,7 @@ function summary(load: HarnessLoad, root: string, skills: readonly Skill[], coun
   return {
     start: start.length,
     tokens,
-    cut: harnessCuts(load, root),
+    cut: harnessCuts(load, root).map((c) => ({ ...c, by: mode })),
     onDemand: {
       files: discovery.onDemand.length,
       tokens: discovery.onDemand.reduce((sum, f) => sum + f.tokens, 0),

@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { denyList } from '../deny-list.js'
 import { nodeAdapters } from '../index.js'
+import { NOT_RULES as CLINE_NOT_RULES } from '../instructions/modes/cline.js'
 import { listRules, readRule } from '../instructions/modes/convention.js'
 import { READ_LIMIT } from '../instructions/read.js'
 import { isInside, readConfinedFile } from '../safe-read.js'
@@ -108,7 +109,9 @@ export async function ruleFiles(root: string): Promise<RuleFile[]> {
   const out: RuleFile[] = []
   for (const convention of CONVENTIONS) {
     const dir = join(root, convention.dir)
-    const listed = await listRules(dir, () => true, true)
+    // Cline's workflows, hooks and skills sit under .clinerules/ but are not rules (cline.ts says why).
+    const skip = convention.tool === 'Cline' ? CLINE_NOT_RULES : new Set<string>()
+    const listed = await listRules(dir, () => true, true, skip)
     for (const path of [...listed.files, ...listed.others].sort()) {
       if (!path.endsWith('.md') && !path.endsWith('.mdc')) continue
       const text = await readSmall(root, path, READ_LIMIT)

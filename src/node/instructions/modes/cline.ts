@@ -7,7 +7,7 @@ import { isFile } from '../read.js'
 import { alwaysFile, fileRule, listRules, loadRuleFile, pushAll, readRule } from './convention.js'
 
 /** The subdirectories of `.clinerules/` that Cline never reads as rules. */
-const NOT_RULES: ReadonlySet<string> = new Set(['workflows', 'hooks', 'skills'])
+export const NOT_RULES: ReadonlySet<string> = new Set(['workflows', 'hooks', 'skills'])
 
 /** The numeric prefix of a rule's name (`01-style.md` → 1); names without one sort after. */
 function prefix(path: string): number {
