@@ -96,8 +96,13 @@ describe('template (seed 000 contract)', () => {
       expect(strict.status).toBe(422)
       const error = errorOf(strict)
       expect(error.code).toBe('template-unusable')
-      // Line 5 of the file: three lines of front matter are added before the text.
-      expect(error.details[0]).toMatchObject({ line: 5, column: expect.any(Number) })
+      // Line 2 of the text sent, as /api/preview says (the file has three lines of front matter before it).
+      expect(error.details[0]).toMatchObject({ line: 2, column: expect.any(Number) })
+      const previewed = await call('POST', '/api/preview', {
+        template: 'a\n{{#if x}}never closed',
+        dialect: 'mustache',
+      })
+      expect(errorOf(previewed).details[0]).toMatchObject({ line: error.details[0].line })
       const frontMatter = await call('PUT', '/api/template', {
         template: '---\norder: [\n---\nx',
         dialect: 'bracket',
@@ -115,7 +120,8 @@ describe('template (seed 000 contract)', () => {
       ]) {
         const answer = await call('PUT', '/api/template', { template, dialect: 'mustache' })
         expect(answer.status).toBe(422)
-        expect(errorOf(answer).details[0]).toMatchObject({ code, line: 4, column: 1 })
+        // A one-line template: line 1, as the client sent it.
+        expect(errorOf(answer).details[0]).toMatchObject({ code, line: 1, column: 1 })
       }
 
       const lenient = await call('PUT', '/api/template', {

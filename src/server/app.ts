@@ -140,14 +140,19 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   app.openapi(routes.putTemplateRoute, async (c) => {
     const { template, dialect, expectedHash } = c.req.valid('json')
-    // Refuse a template that cannot be used before anything is written; positions are the saved file's.
-    const { diagnostics } = await workspace.work(
-      'compile',
-      {},
-      { text: workspace.savedText(template, dialect), dialect },
-    )
+    // Refuse a template that cannot be used before anything is written. The file may carry front matter
+    // the client never sent (its dialect): positions are moved back into the text the client sent.
+    const file = workspace.savedText(template, dialect)
+    const toSent = inSentText(file, template)
+    const { diagnostics } = await workspace
+      .work('compile', {}, { text: file, dialect })
+      .catch((e: unknown) => {
+        throw e instanceof ApiError && Array.isArray(e.details)
+          ? new ApiError(e.status, e.code, e.message, e.details.map(toSent))
+          : e
+      })
     const saved = await workspace.saveTemplate(template, dialect, expectedHash)
-    return c.json({ ...saved, diagnostics }, 200)
+    return c.json({ ...saved, diagnostics: diagnostics.map(toSent) }, 200)
   })
 
   app.openapi(routes.variablesRoute, async (c) => {
@@ -323,4 +328,18 @@ interface SessionSummaryRow {
   reason: string
   createdAt: string
   updatedAt: string
+}
+
+/**
+ * Moves a position in `file` (the saved template file) back into `sent`,
+ * the text the client sent, which `file` ends with: by the lines of front
+ * matter written before it. A position inside that front matter (never the
+ * client's) is given as line 1.
+ */
+function inSentText(file: string, sent: string): <T>(d: T) => T {
+  const added = file.endsWith(sent) ? file.slice(0, file.length - sent.length).split('\n').length - 1 : 0
+  return <T>(d: T): T => {
+    const line = (d as { line?: unknown } | null)?.line
+    return added === 0 || typeof line !== 'number' ? d : { ...d, line: Math.max(1, line - added) }
+  }
 }
