@@ -75,6 +75,13 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
   )
   context.diagnostics.push(...diagnostics)
   context.profile = resolveProfile(context.mode, options.harnessVersion)
+  const modelledAs = context.profile?.modelledAs
+  if (modelledAs !== undefined)
+    context.diagnostics.push({
+      code: 'version-not-observed',
+      severity: 'warning',
+      message: `${context.mode}@${context.profile!.version} is newer than the newest ${context.mode} sysprompt has observed (${modelledAs}): it is shown as ${modelledAs} behaves; a release that changed how it loads instructions would differ`,
+    })
   context.settings = await loadHarnessSettings(
     context,
     overridesOf(context.mode, options.harnessConfig ?? []),

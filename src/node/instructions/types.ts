@@ -200,6 +200,7 @@ export type InstructionDiagnosticCode =
   | 'denied'
   | 'repository-name'
   | 'expansion-budget'
+  | 'version-not-observed'
 
 /** Something a user can fix or should know about, as data. */
 export interface InstructionDiagnostic {
@@ -366,6 +367,8 @@ export interface HarnessProfileInfo {
   mode: InstructionMode
   /** The version asked for, or the newest observed. */
   version: string
+  /** Set when `version` is newer than the newest observed: the version whose behaviour models it. */
+  modelledAs?: string
   /** The profile's range, in words (`before 2.1.277`, `2.1.277 and later`). */
   range: string
   /** What differs in that range. */

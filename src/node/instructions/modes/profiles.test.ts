@@ -21,12 +21,19 @@ describe('version profiles', () => {
     expect(resolveProfile('sysprompt')).toBeNull()
   })
 
-  it('refuses a malformed, unobserved or versionless-mode version with the known profiles', () => {
+  it('models a release newer than the newest observed by the newest, and says which', () => {
+    expect(resolveProfile('claude', '9.0.0')).toMatchObject({
+      version: '9.0.0',
+      modelledAs: '2.1.332',
+      range: '2.1.277 and later',
+      behaviour: { agentsMd: true },
+    })
+    expect(resolveProfile('claude', '2.1.332')).not.toHaveProperty('modelledAs')
+  })
+
+  it('refuses a malformed or versionless-mode version with the known profiles', () => {
     expect(() => resolveProfile('claude', '2.1')).toThrow(
       /claude@2\.1: not a version .*known: codex: every version \(newest observed 0\.171\.0\); claude: before 2\.1\.277, 2\.1\.277 and later/,
-    )
-    expect(() => resolveProfile('claude', '9.0.0')).toThrow(
-      /newer than the newest observed claude \(2\.1\.332\)/,
     )
     expect(() => resolveProfile('sysprompt', '1.0.0')).toThrow(/sysprompt mode has no versions/)
   })

@@ -112,9 +112,10 @@ function knownProfiles(mode: InstructionMode): string {
 
 /**
  * The profile of `mode` at `version` (default: the newest observed). A
- * malformed version, a version newer than the newest observed one, or a
- * version for a mode without profiles throws a `TypeError` whose message
- * lists the known profiles.
+ * version newer than the newest observed one gets the newest's profile,
+ * with `modelledAs` naming it. A malformed version, or a version for a mode
+ * without profiles, throws a `TypeError` whose message lists the known
+ * profiles.
  */
 export function resolveProfile(mode: InstructionMode, version?: string): HarnessProfileInfo | null {
   const newest = NEWEST_OBSERVED[mode]
@@ -128,19 +129,20 @@ export function resolveProfile(mode: InstructionMode, version?: string): Harness
     throw new TypeError(
       `${mode}@${wanted}: not a version (MAJOR.MINOR.PATCH, e.g. ${mode}@${newest}); ${all}`,
     )
-  if (compareVersions(wanted, newest) > 0)
-    throw new TypeError(
-      `${mode}@${wanted}: newer than the newest observed ${mode} (${newest}), whose behaviour is unknown; use --mode ${mode}@${newest} or --mode ${mode}; ${all}`,
-    )
+  // A release newer than the newest observed one is modelled by the newest (a release follower meets one every
+  // week); the profile says so, and discovery warns.
+  const newer = compareVersions(wanted, newest) > 0
+  const modelled = newer ? newest : wanted
   const profile = PROFILES.find(
     (p) =>
       p.mode === mode &&
-      (p.from === undefined || compareVersions(wanted, p.from) >= 0) &&
-      (p.until === undefined || compareVersions(wanted, p.until) < 0),
+      (p.from === undefined || compareVersions(modelled, p.from) >= 0) &&
+      (p.until === undefined || compareVersions(modelled, p.until) < 0),
   )!
   return {
     mode,
     version: wanted,
+    ...(newer ? { modelledAs: newest } : {}),
     range: rangeWords(profile),
     changes: profile.changes,
     observed: profile.observed,
