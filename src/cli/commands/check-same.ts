@@ -33,6 +33,7 @@ export async function checkSame(
   const loads = await discoverAll({
     cwd: options.cwd,
     root,
+    rootIsBoundary: options.root !== undefined,
     modes,
     paths: options.paths,
     // Texts are compared, never counted.

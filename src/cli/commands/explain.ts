@@ -74,6 +74,7 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
       const explained = await explainInstructions({
         cwd: options.cwd,
         root,
+        rootIsBoundary: options.root !== undefined,
         mode: options.mode,
         paths: options.paths,
         harnessConfig: options.harnessConfig ?? [],

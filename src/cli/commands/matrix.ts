@@ -82,6 +82,7 @@ export function registerMatrix(program: Command, ctx: CommandContext): void {
       const loads = await discoverAll({
         cwd: options.cwd,
         root,
+        rootIsBoundary: options.root !== undefined,
         modes,
         paths: options.paths,
         tokenizer: typeof raw.tokenizer === 'string' ? (raw.tokenizer as 'o200k') : 'o200k',

@@ -289,7 +289,9 @@ function differing(
 
 /** Every cross-convention finding of the project, sorted by file. */
 export async function lintConventions(
-  project: Pick<ProjectPrompt, 'root' | 'cwd'> & { options: { paths: readonly string[] } & DiscoveryLimits },
+  project: Pick<ProjectPrompt, 'root' | 'cwd'> & {
+    options: { paths: readonly string[]; root?: string | undefined } & DiscoveryLimits
+  },
   modes: readonly InstructionMode[] | undefined,
 ): Promise<Finding[]> {
   const scope: Scope = { root: project.root, cwd: project.cwd, paths: project.options.paths }
@@ -297,6 +299,7 @@ export async function lintConventions(
   const loads = await discoverAll({
     cwd: scope.cwd,
     root: scope.root,
+    rootIsBoundary: project.options.root !== undefined,
     modes: INSTRUCTION_MODES,
     paths: scope.paths,
     // The lint compares texts and files, never counts.

@@ -184,6 +184,17 @@ export class DiscoveryContext {
    * to the file-system root), its own directory, so a link there cannot
    * reach elsewhere.
    */
+  /** What `gitRoot` is: a git root found above cwd, the root the caller chose as the boundary, or none (outside git). */
+  boundary: 'git' | 'root' | 'none' = 'git'
+
+  /** The boundary in words, for walk descriptions and `explain`: `the git root /r`, `the root /r (chosen with --root)`. */
+  boundaryWords(): string {
+    if (this.gitRoot === null) return 'no git root (outside any repository)'
+    return this.boundary === 'root'
+      ? `the root ${this.gitRoot} (chosen with --root)`
+      : `the git root ${this.gitRoot}`
+  }
+
   confinementFor(dir: string): string[] {
     return isInside(this.root, dir) ? [this.root] : [dir]
   }

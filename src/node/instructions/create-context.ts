@@ -39,22 +39,26 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
   const fsRoot = options.fsRoot === undefined ? parse(cwd).root : await real(fs, options.fsRoot)
   const home = await real(fs, options.home ?? userHome())
   const diagnostics: InstructionDiagnostic[] = []
-  let gitRoot = options.root === undefined ? null : await real(fs, options.root)
-  if (gitRoot !== null && !isInside(gitRoot, cwd)) {
+  const given = options.root === undefined ? null : await real(fs, options.root)
+  const boundary = options.rootIsBoundary !== false
+  let gitRoot = boundary ? given : null
+  let root: string | null = given
+  if (given !== null && !isInside(given, cwd)) {
     diagnostics.push({
       code: 'cwd-outside-root',
       severity: 'warning',
-      message: `the working directory ${cwd} is not inside the root ${gitRoot}; only the working directory is walked. Pass a root that contains it.`,
+      message: `the working directory ${cwd} is not inside the root ${given}; only the working directory is walked. Pass a root that contains it.`,
       path: cwd,
     })
     gitRoot = null
+    root = null
   } else if (gitRoot === null) {
     gitRoot = await findGitRoot(cwd, isInside(fsRoot, cwd) ? fsRoot : parse(cwd).root, fs)
   }
   const context = new DiscoveryContext(
     options.mode ?? 'sysprompt',
     cwd,
-    gitRoot ?? cwd,
+    root ?? gitRoot ?? cwd,
     gitRoot,
     home,
     options.home !== undefined,
@@ -74,6 +78,9 @@ export async function createContext(options: DiscoverInstructionsOptions): Promi
     ...tokenCounter(options),
   )
   context.diagnostics.push(...diagnostics)
+  // A root the caller chose and made the boundary is not a git root, whatever the walks call it.
+  context.boundary =
+    given !== null && boundary && gitRoot === given ? 'root' : gitRoot === null ? 'none' : 'git'
   context.profile = resolveProfile(context.mode, options.harnessVersion)
   const modelledAs = context.profile?.modelledAs
   if (modelledAs !== undefined)

@@ -74,6 +74,14 @@ export interface DiscoverInstructionsOptions {
   cwd: string
   /** The project root; defaults to the nearest ancestor of `cwd` holding `.git` (a file or a directory), else `cwd`. */
   root?: string
+  /**
+   * Whether harnesses that stop at the git root stop at `root` (default
+   * true: a root the user chose is the boundary). False when `root` is only
+   * where the project's files are confined (the CLI's computed root): the
+   * walks then stop where each harness stops by itself, at the git root, or
+   * outside git where that harness goes (opencode to the file-system root).
+   */
+  rootIsBoundary?: boolean
   /** Whose rules to follow; defaults to `sysprompt`. */
   mode?: InstructionMode
   /** Where each mode finds its global files; defaults to the user's home directory. */

@@ -46,6 +46,8 @@ export async function buildProject(
     discoverInstructions({
       cwd,
       root,
+      // The walks stop where each harness stops by itself unless the user chose the root (--root).
+      rootIsBoundary: options.root !== undefined,
       mode: options.mode,
       paths: options.paths,
       harnessConfig: options.harnessConfig ?? [],

@@ -26,6 +26,8 @@ export interface LoadedText {
 export interface DiscoverAllOptions {
   cwd: string
   root: string
+  /** Whether `root` is where the harnesses' walks stop (the user chose it with --root); see `DiscoverInstructionsOptions`. */
+  rootIsBoundary?: boolean
   modes: readonly InstructionMode[]
   /** Working paths, absolute. */
   paths: readonly string[]
@@ -46,6 +48,7 @@ export async function discoverAll(options: DiscoverAllOptions): Promise<HarnessL
     const discovery = await discoverInstructions({
       cwd: options.cwd,
       root: options.root,
+      ...(options.rootIsBoundary === undefined ? {} : { rootIsBoundary: options.rootIsBoundary }),
       mode,
       paths: options.paths,
       tokenizer: options.tokenizer,

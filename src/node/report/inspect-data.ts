@@ -128,6 +128,7 @@ export async function inspectData(
     ? await overview({
         cwd,
         root,
+        rootIsBoundary: options.root !== undefined,
         paths: options.paths,
         tokenizer: options.tokenizer,
         ...(project.countCache === undefined ? {} : { countCache: project.countCache }),

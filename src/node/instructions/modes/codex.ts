@@ -40,7 +40,7 @@ export const codexMode: ModeRules = {
       description:
         context.gitRoot === null
           ? `only the working directory ${context.cwd} (there is no git root)`
-          : `the directories from the git root ${context.gitRoot} down to the working directory ${context.cwd}`,
+          : `the directories from ${context.boundaryWords()} down to the working directory ${context.cwd}`,
     }
     const entries: PlannedEntry[] = []
     const global = await globalEntry(context)
@@ -48,7 +48,7 @@ export const codexMode: ModeRules = {
     for (const dir of dirs) {
       const path = await firstPresent(context, dir, names)
       if (path === undefined) continue
-      const loaded = await loadFound(context, path, [context.root])
+      const loaded = await loadFound(context, path, context.confinementFor(dir))
       if (loaded === undefined) continue
       const entry = await plannedEntry(context, loaded, 'project', {
         blank: { when: isBlank, reason: 'it is blank, and Codex skips blank files' },

@@ -43,7 +43,7 @@ export const geminiMode: ModeRules = {
       description:
         context.gitRoot === null
           ? `only the working directory ${context.cwd} (there is no git root)`
-          : `the directories from the working directory ${context.cwd} up to the git root ${context.gitRoot}`,
+          : `the directories from the working directory ${context.cwd} up to ${context.boundaryWords()}`,
     }
     const globals = context.options.globalFiles ?? names.map((name) => join(globalDir, name))
     const entries: PlannedEntry[] = []
@@ -66,7 +66,7 @@ export const geminiMode: ModeRules = {
     // Plain string order, as Gemini CLI sorts them: not root first, not nearest first.
     project.sort(byCodeUnit)
     for (const path of project) {
-      const entry = await load(context, path, 'project', context.root)
+      const entry = await load(context, path, 'project', context.confinementFor(dirname(path))[0]!)
       if (entry !== undefined) entries.push(entry)
     }
     // Just-in-time context is read without imports inlined here (see on-demand.ts); trimmed as at start-up.

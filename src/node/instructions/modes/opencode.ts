@@ -43,7 +43,7 @@ export const opencodeMode: ModeRules = {
       description:
         context.gitRoot === null
           ? `every directory from the working directory ${context.cwd} up to the file-system root ${context.fsRoot} (there is no git root)`
-          : `the directories from the working directory ${context.cwd} up to the git root ${context.gitRoot}`,
+          : `the directories from the working directory ${context.cwd} up to ${context.boundaryWords()}`,
     }
     const entries: PlannedEntry[] = []
     const global = await globalEntry(context)
