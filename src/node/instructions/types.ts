@@ -176,6 +176,11 @@ export interface InstructionFile {
   truncated: boolean
   /** Files it imports, inlined into its text, in the order they were inlined (modes that inline). */
   imports?: InstructionFile[]
+  /**
+   * For a file loaded as its own block because another file imports it
+   * (Claude Code's `@path`): the importer, absolute, as its own `path`.
+   */
+  importedBy?: string
   /** For a rule file of a convention mode: when the tool applies it (`always` for what loads at start). */
   activation?: RuleActivation
 }
