@@ -28,6 +28,7 @@ export interface InspectedFile {
   tokens: number | null
   /** Tokens of the header line above the file's block (the framing sysprompt adds); `null` for an inlined import. */
   framingTokens: number | null
+  /** The files it imports: inlined into its text (sysprompt mode), or blocks of their own that follow it (Claude Code's `@path`). */
   imports: InspectedFile[]
 }
 
