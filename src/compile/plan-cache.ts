@@ -141,8 +141,7 @@ export function planCache(compiled: CompiledPrompt, options: CachePlanOptions): 
   warnings.push(...sessionBeforeStatic(compiled))
 
   const cached = prefixes.filter((_, i) => verdicts[i]!.cacheable).at(-1)?.tokens ?? 0
-  const cacheableTokens =
-    provider === 'openai' ? Math.floor(cached / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP : cached
+  const cacheableTokens = servedTokens(cached, provider)
   return {
     breakpoints: prefixes.map((p) => p.end),
     marks: prefixes.filter((_, i) => verdicts[i]!.cacheable).map((p) => p.end),
@@ -150,6 +149,11 @@ export function planCache(compiled: CompiledPrompt, options: CachePlanOptions): 
     minTokens: minimum.minTokens,
     warnings,
   }
+}
+
+/** Tokens of a cached prefix that the provider serves from cache: OpenAI in 128-token steps, the others all. */
+export function servedTokens(tokens: number, provider: CacheProvider): number {
+  return provider === 'openai' ? Math.floor(tokens / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP : tokens
 }
 
 function stablePrefixes(compiled: CompiledPrompt): Prefix[] {

@@ -85,6 +85,13 @@ describe.skipIf(unavailable !== undefined)(
       await expect.poll(() => summary.innerText(), SLOW).toContain('anthropic')
       expect(await page.locator('main').innerText()).toContain('below-cache-minimum')
       await check('overview-anthropic')
+
+      // As Claude Code would load it: the prefix line speaks of what the harness sends (issue 31, finding 6).
+      await page.getByLabel('Discovery as').selectOption('claude')
+      await page.getByRole('button', { name: 'Inspect' }).click()
+      await expect
+        .poll(() => page.locator('main').innerText(), SLOW)
+        .toMatch(/claude sends \d+ tokens of instructions/)
     })
 
     it('edits the template: highlighted tags, live preview, a diagnostic at its line, a variable inserted at the cursor, save, reload', async () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { cli, fast, json, sandbox, useSandbox, write } from './cli.test-helper.js'
+import { cli, fast, json, type Result, sandbox, useSandbox, write } from './cli.test-helper.js'
 
 // Outside any repository each harness walks as it really does (recorded from the published
 // harnesses on the `no-git` tree of test/fixtures/harness/trees.ts): opencode, Claude Code and pi
@@ -23,8 +23,7 @@ beforeAll(async () => {
   await write(join(cwd, 'GEMINI.md'), '# Gemini here\n')
 })
 
-const files = (r: { stdout: string }) =>
-  json(r).instructions.files.map((f: { path: string }) => f.path.slice(top.length))
+const files = (r: Result) => json(r).instructions.files.map((f: { path: string }) => f.path.slice(top.length))
 
 describe('outside git', () => {
   it(

@@ -89,6 +89,10 @@ export interface InspectResponse {
     session: { end: number; tokens: number; through: string | null }
   }
   cache: {
+    /** What the cache block describes: sysprompt's prompt, or what the harness of the mode sends. */
+    view?: 'prompt' | 'harness'
+    /** Tokens of that text, the block's one total. */
+    tokens?: number
     provider: string | null
     model: string | null
     /** Where the provider came from; `none`: nothing named one, so `provider` and `minTokens` are placeholders. */

@@ -202,7 +202,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
     ])
     out.push(...indent(table(rows, ['left', 'left', 'left'], paint, columns - 2)))
   }
-  const { cache, stablePrefix } = data
+  const { cache } = data
   const base =
     cache.baseTokens === 0 ? '' : `, ${groupDigits(cache.baseTokens)} harness tokens before the prompt`
   out.push(
@@ -216,6 +216,20 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   if (unnamed) out.push('  (no minimum and no verdict; pass --provider or --model)')
   else if (!cache.named)
     out.push("  (no model named: the minimum is the provider's largest; pass --model for a verdict)")
+  if (cache.view === 'harness') out.push(...harnessCacheLines(data, unnamed))
+  else out.push(...promptCacheLines(data, unnamed))
+  for (const w of cache.warnings) out.push(...notice(w.message))
+  if (data.warnings.length > 0) {
+    out.push('', h('Warnings'))
+    for (const w of data.warnings) out.push(...notice(w.message))
+  }
+  return `${out.join('\n')}\n`
+}
+
+/** The cache block's lines for sysprompt's prompt: its stable prefixes, breakpoints and what is cacheable. */
+function promptCacheLines(data: InspectData, unnamed: boolean): string[] {
+  const { cache, stablePrefix } = data
+  const out: string[] = []
   const through = (s: string | null) => (s === null ? 'empty' : `through ${s}`)
   out.push(
     `  static prefix            ${groupDigits(stablePrefix.static.tokens)} tokens, ${through(stablePrefix.static.through)}`,
@@ -230,12 +244,28 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   out.push(
     `  cacheable                ${groupDigits(cache.cacheableTokens)} tokens${none ? ' (no prefix reaches the minimum)' : ''}`,
   )
-  for (const w of cache.warnings) out.push(...notice(w.message))
-  if (data.warnings.length > 0) {
-    out.push('', h('Warnings'))
-    for (const w of data.warnings) out.push(...notice(w.message))
-  }
-  return `${out.join('\n')}\n`
+  return out
+}
+
+/**
+ * The cache block's lines in a harness mode: what the harness sends (the
+ * parts of `Where … puts them`, one total), the prefix it sends at the
+ * start (tool results come later) and what of it is cacheable.
+ */
+function harnessCacheLines(data: InspectData, unnamed: boolean): string[] {
+  const { cache } = data
+  const prefix = data.stablePrefix.session
+  const mode = data.instructions.mode
+  const later = cache.tokens - prefix.tokens
+  const none = !unnamed && prefix.tokens > 0 && cache.cacheableTokens === 0
+  return [
+    `  ${mode} sends${' '.repeat(Math.max(1, 19 - mode.length))}${groupDigits(cache.tokens)} tokens (show --mode ${mode} --as-harness)`,
+    `  prefix at start          ${groupDigits(prefix.tokens)} tokens, ${prefix.through === null ? 'empty' : `through ${prefix.through}`}`,
+    ...(later > 0
+      ? [`  later, in tool results   ${groupDigits(later)} tokens (outside the cached prefix)`]
+      : []),
+    `  cacheable                ${groupDigits(cache.cacheableTokens)} tokens${none ? ' (the prefix does not reach the minimum)' : ''}`,
+  ]
 }
 
 /** `sysprompt inspect`: where the prompt's tokens go, what it is made of, and what its cache can reuse. */

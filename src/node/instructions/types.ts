@@ -184,6 +184,8 @@ export interface InstructionFile {
   truncated: boolean
   /** Files it imports, inlined into its text, in the order they were inlined (modes that inline). */
   imports?: InstructionFile[]
+  /** For a file loaded as a block of its own because another imports it (Claude Code's `@path`): the importer's `path`. */
+  importedBy?: string
   /** For a rule file of a convention mode: when the tool applies it (`always` for what loads at start). */
   activation?: RuleActivation
 }

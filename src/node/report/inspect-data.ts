@@ -2,9 +2,11 @@ import { dirname } from 'node:path'
 import { type CompiledPrompt, canonicalJson, resolveTokenizer, withCountCache } from '../../compile/index.js'
 import { utf8Length } from '../../shared/hash.js'
 import { type InstructionFile, nodeAdapters, READ_LIMIT, readConfinedFile } from '../index.js'
+import { sentText } from '../instructions/modes/harness-views.js'
 import { shown } from '../project/paths.js'
 import { cacheOptions, cachePlan, type ProjectPrompt } from '../project/project.js'
 import { describeDecision } from '../project/rules.js'
+import { harnessCache } from './harness-cache.js'
 import { discoveryLimits } from './harness-loads.js'
 import { type Overview, overview } from './overview.js'
 
@@ -28,6 +30,7 @@ export interface InspectedFile {
   tokens: number | null
   /** Tokens of the header line above the file's block (the framing sysprompt adds); `null` for an inlined import. */
   framingTokens: number | null
+  /** The files it imports: inlined into its text (sysprompt mode), or blocks of their own that follow it (Claude Code's `@path`). */
   imports: InspectedFile[]
 }
 
@@ -47,6 +50,30 @@ function inspectFile(
     framingTokens: block?.framing ?? null,
     imports: (file.imports ?? []).map((f) => inspectFile(f, root, blocks, imported)),
   }
+}
+
+/**
+ * The files with each one a harness loads as a block of its own because
+ * another file imports it (Claude Code's `@path`: `importedBy`) nested
+ * under its importer, as the imports sysprompt mode inlines are. Only under
+ * an importer listed before it (discovery loads an import right after its
+ * importer), so the nesting is a tree; any other stays where it was loaded.
+ */
+function nestedImports(files: readonly InstructionFile[]): InstructionFile[] {
+  const at = new Map(files.map((f, i) => [f.path, i]))
+  const under = new Map<string, InstructionFile[]>()
+  const top: InstructionFile[] = []
+  files.forEach((file, i) => {
+    const by = file.importedBy
+    const importer = by === undefined ? undefined : at.get(by)
+    if (by === undefined || importer === undefined || importer >= i) top.push(file)
+    else under.set(by, [...(under.get(by) ?? []), file])
+  })
+  const nest = (file: InstructionFile): InstructionFile => {
+    const own = under.get(file.path)
+    return own === undefined ? file : { ...file, imports: [...(file.imports ?? []), ...own.map(nest)] }
+  }
+  return top.map(nest)
 }
 
 /**
@@ -77,7 +104,8 @@ async function importTokens(
 }
 
 /**
- * Tokens of each file's own text in the instruction text, and of the header
+ * Tokens of each file's own text in the instruction text (as the mode's
+ * harness sends it: `sentText`), and of the header
  * line above it (the framing sysprompt adds), from the spans discovery
  * rendered each block at (never a search of the text).
  */
@@ -88,7 +116,8 @@ function blockTokens(
   const out = new Map<string, { tokens: number; framing: number }>()
   for (const span of discovery.spans) {
     out.set(span.path, {
-      tokens: count(discovery.text.slice(span.start, span.end)),
+      // As the harness sends it (Claude Code leaves out HTML comments), as its view counts it.
+      tokens: count(sentText(discovery.harness.mode, discovery.text.slice(span.start, span.end))),
       framing: count(discovery.text.slice(span.headerStart, span.start)),
     })
   }
@@ -112,6 +141,11 @@ export async function inspectData(
   const total = compiled.tokens
   const planOptions = cacheOptions(options)
   const plan = cachePlan(project, compiled)
+  // In a harness mode the cache block describes what the harness sends (its view), not sysprompt's prompt.
+  const harness =
+    options.mode === 'sysprompt'
+      ? undefined
+      : harnessCache(options.mode, project.discovery.harness.parts, planOptions, plan.warnings)
   const lineOf = (at: number) => compiled.text.slice(0, at).split('\n').length
   const fileTokens = blockTokens(project.discovery, (text) => tokenizer.count(text))
   const importedTokens = await importTokens(project.discovery.files, root, (text) => tokenizer.count(text))
@@ -179,7 +213,9 @@ export async function inspectData(
       /** The harness version profile that applied (null in sysprompt mode). */
       profile: project.discovery.profile,
       preload: project.discovery.preload,
-      files: project.discovery.files.map((f) => inspectFile(f, root, fileTokens, importedTokens)),
+      files: nestedImports(project.discovery.files).map((f) =>
+        inspectFile(f, root, fileTokens, importedTokens),
+      ),
       // Loaded only when the agent works near them; the late-bound ones arrive with a tool result, outside the cached prefix.
       onDemand: project.discovery.onDemand.map((f) => ({
         path: f.path,
@@ -207,7 +243,7 @@ export async function inspectData(
       reason: decision.reason,
       why: describeDecision(decision, options.paths, root),
     })),
-    stablePrefix: {
+    stablePrefix: harness?.stablePrefix ?? {
       static: {
         ...compiled.stablePrefix.static,
         through: compiled.stablePrefix.static.end === 0 ? null : sectionAt(compiled.stablePrefix.static.end),
@@ -219,6 +255,10 @@ export async function inspectData(
       },
     },
     cache: {
+      /** What the block describes: `prompt` (sysprompt's own, sysprompt mode) or `harness` (what --mode's harness sends). */
+      view: harness === undefined ? ('prompt' as const) : ('harness' as const),
+      /** Tokens of that text, the block's one total: the prompt's, or the harness view's parts' together. */
+      tokens: harness?.tokens ?? total,
       provider: planOptions.provider,
       model: options.model ?? null,
       /** Whether a provider or model was named: without, the minimum is the provider's largest, a guess. */
@@ -235,14 +275,15 @@ export async function inspectData(
           : ('none' as const),
       baseTokens: options.baseTokens ?? 0,
       minTokens: plan.minTokens,
-      breakpoints: plan.breakpoints.map((at) => ({
+      // Section ends of sysprompt's prompt; none in a harness mode (the harness places its own cache marks).
+      breakpoints: (harness === undefined ? plan.breakpoints : []).map((at) => ({
         at,
         line: lineOf(at),
         section: sectionAt(at),
         cacheable: plan.marks.includes(at),
       })),
-      cacheableTokens: plan.cacheableTokens,
-      warnings: plan.warnings,
+      cacheableTokens: harness?.cacheableTokens ?? plan.cacheableTokens,
+      warnings: harness?.warnings ?? plan.warnings,
     },
     warnings: compiled.warnings,
     /** Why resolved values are absent (git failed, timed out or refused the repository). */

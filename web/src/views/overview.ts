@@ -69,6 +69,9 @@ export function withoutVerdict(data: InspectResponse): InspectResponse {
   return {
     ...data,
     cache: {
+      // What the block describes stays: its total and prefix are counts, not verdicts.
+      view: data.cache.view,
+      tokens: data.cache.tokens,
       provider: null,
       model: null,
       minTokens: null,
@@ -267,6 +270,14 @@ function rules(data: InspectResponse): HTMLElement[] {
 function prefixes(data: InspectResponse): HTMLElement {
   const p = data.stablePrefix
   const through = (t: string | null) => (t === null ? 'no section' : `through ${t}`)
+  // In a harness mode the prefix is that of what the harness sends (its view), not of the sections below.
+  if (data.cache.view === 'harness')
+    return h(
+      'p',
+      { class: 'muted' },
+      `${data.instructions.mode} sends ${grouped(data.cache.tokens ?? 0)} tokens of instructions; ` +
+        `at the start ${grouped(p.session.tokens)} (${p.session.through === null ? 'nothing' : `through ${p.session.through}`}), the rest with tool results.`,
+    )
   return h(
     'p',
     { class: 'muted' },

@@ -198,6 +198,7 @@ export async function claudeImports(
     }
     scope.seen.add(loaded.realPath)
     const entry = await plannedEntry(context, loaded, 'import', { distance, note: `imported by ${from}` })
+    entry.file = { ...entry.file, importedBy: importer.path }
     const approval = context.setting('hasClaudeMdExternalIncludesApproved')
     if (kind !== 'global' && approval?.value === true && !isInside(context.cwd, path))
       entry.setBy = `hasClaudeMdExternalIncludesApproved (${approval.source})`

@@ -104,7 +104,7 @@ function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): Harne
   const kept = entries.filter((e) => e.text.length > 0)
   if (kept.length === 0) return []
   const blocks = kept.map(
-    (e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${withoutBlockComments(e.text).trim()}`,
+    (e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${sentText('claude', e.text)}`,
   )
   const pre = markOf(context, CLAUDE_PREAMBLE)
   const text = `${pre.mark}\n\n${blocks.join('\n\n')}\n</system-reminder>`
@@ -117,6 +117,16 @@ function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): Harne
       marks: [pre],
     }),
   ]
+}
+
+/**
+ * A file's own text as the mode's harness sends it inside its framing:
+ * Claude Code's without the HTML comments on lines of their own, trimmed;
+ * every other mode's as discovery keeps it. `inspect` counts a file's
+ * tokens on it, so its table and the harness view agree.
+ */
+export function sentText(mode: InstructionMode, text: string): string {
+  return mode === 'claude' ? withoutBlockComments(text).trim() : text
 }
 
 /**
