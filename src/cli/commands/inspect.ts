@@ -87,6 +87,12 @@ function sectionLines(data: InspectData, paint: Paint, columns: number): string[
   return indent(table(rowsWith(barCells, nameMax), align, paint))
 }
 
+/** Whether `when` names the file's own directory (`when the agent works under a/b` for `a/b/CLAUDE.md`): said shorter. */
+function sameDirectory(shown: string, when: string): boolean {
+  const slash = shown.lastIndexOf('/')
+  return slash > 0 && when === `when the agent works under ${shown.slice(0, slash)}`
+}
+
 function fileRows(files: readonly InspectedFile[], depth: number, rows: (Cell | string)[][]): void {
   for (const f of files) {
     rows.push([
@@ -171,7 +177,7 @@ function render(data: InspectData, paint: Paint, columns: number): string {
   if (data.instructions.onDemand.length > 0) {
     out.push('', h('On demand (loaded with a tool result, never in the cached prefix)'))
     const rows: (Cell | string)[][] = [
-      ['file', 'tokens', ''].map((text) => ({ text, tone: 'bold' as const })),
+      ['file', 'tokens', 'loaded'].map((text) => ({ text, tone: 'bold' as const })),
     ]
     for (const f of data.instructions.onDemand)
       rows.push([
@@ -179,7 +185,9 @@ function render(data: InspectData, paint: Paint, columns: number): string {
         groupDigits(f.tokens),
         f.loadedFor.length > 0
           ? { text: `late-bound: loaded for ${f.loadedFor.join(', ')}`, tone: 'green' }
-          : `on demand, ${f.when}`,
+          : sameDirectory(f.shown, f.when)
+            ? 'in its directory'
+            : f.when,
       ])
     out.push(...indent(table(rows, ['left', 'right', 'left'], paint, columns - 2)))
   }
