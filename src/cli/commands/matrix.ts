@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander'
 import { groupDigits } from '../../node/instructions/budget.js'
-import { INSTRUCTION_MODES } from '../../node/instructions/types.js'
+import { INSTRUCTION_MODES } from '../../node/instructions/discovery-options.js'
 import { projectRoot } from '../../node/project/root.js'
 import { discoverAll } from '../../node/report/harness-loads.js'
 import { type MatrixCut, type MatrixHarness, matrixData } from '../../node/report/matrix-data.js'

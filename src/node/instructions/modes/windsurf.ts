@@ -1,11 +1,11 @@
 import { join } from 'node:path'
 import { groupDigits } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
+import type { RuleActivation } from '../discovery-options.js'
 import { dirsDown } from '../git-root.js'
 import { ruleGlobs } from '../globs.js'
 import { dirsBelow } from '../on-demand.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
-import type { RuleActivation } from '../types.js'
 import { alwaysFile, descriptionOf, fileRule, listRules, loadRuleFile, readRule } from './convention.js'
 
 /** Windsurf reads at most this many characters of one rule file. */
