@@ -263,4 +263,33 @@ describe('text for people (issue 31, finding 8)', () => {
       '',
     ])
   })
+
+  it('keeps a cut path that holds spaces whole when a matrix summary wraps', () => {
+    const file = 'docs/team notes/CLAUDE.md'
+    const row = {
+      path: null,
+      start: [file],
+      forPath: [],
+      tokens: { start: 9000, path: 0, total: 9000 },
+      cut: [{ file, rule: 'the byte cap asked for' }],
+      fires: [],
+    }
+    const summary = `claude: 1 file at start, 9 000 tokens, 0 on demand, 0 on request; cuts ${file}`
+    const harness = {
+      mode: 'claude' as const,
+      summary,
+      budget: null,
+      onDemand: 0,
+      onRequest: [],
+      rows: [row],
+    }
+    for (let columns = 30; columns <= 100; columns++) {
+      const text = renderMatrix([harness], columns, painter(false))
+      const summaryLines = text.slice(0, text.indexOf('\n\n')).split('\n')
+      expect(
+        summaryLines.some((l) => l.includes(file)),
+        String(columns),
+      ).toBe(true)
+    }
+  })
 })

@@ -34,6 +34,21 @@ function labelled(label: string, items: readonly string[], indent: number, colum
   ]
 }
 
+/** A character no summary holds, standing in for the spaces of a path while the summary wraps. */
+const GLUE = '\u{E000}'
+
+/**
+ * A harness's summary wrapped at word boundaries, the paths it names (the
+ * files it cuts) kept whole even where they hold a space.
+ */
+function summaryLines(harness: MatrixHarness, columns: number): string[] {
+  if (harness.summary.includes(GLUE)) return paragraph(harness.summary, columns)
+  let glued = harness.summary
+  for (const file of new Set(harness.rows.flatMap((r) => r.cut.map((c) => c.file))))
+    if (file.includes(' ')) glued = glued.split(file).join(file.replaceAll(' ', GLUE))
+  return paragraph(glued, columns).map((line) => line.replaceAll(GLUE, ' '))
+}
+
 /**
  * The text form: a summary paragraph per harness, then a block per working
  * path (or one for the session start): the path whole on a line of its own,
@@ -43,7 +58,7 @@ function labelled(label: string, items: readonly string[], indent: number, colum
  * Summaries wrap at word boundaries to `columns`, never inside a number.
  */
 export function renderMatrix(harnesses: readonly MatrixHarness[], columns: number, paint: Paint): string {
-  const summaries = harnesses.flatMap((h) => paragraph(h.summary, columns))
+  const summaries = harnesses.flatMap((h) => summaryLines(h, columns))
   const head: (Cell | string)[] = ['harness', 'start', '+path', 'tokens'].map((text) => ({
     text,
     tone: 'bold' as const,
