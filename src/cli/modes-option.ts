@@ -1,4 +1,4 @@
-import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/types.js'
+import { INSTRUCTION_MODES, type InstructionMode } from '../node/instructions/discovery-options.js'
 import { UsageError } from './errors.js'
 
 /** `--modes a,b,…` checked against the mode names; a usage error names the bad one and the choices. */

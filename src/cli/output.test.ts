@@ -225,11 +225,71 @@ describe('text for people (issue 31, finding 8)', () => {
       80,
       painter(false),
     )
-    expect(text).toContain(' pydantic_ai_slim/pydantic_ai/models/openai.py ')
-    expect(text).toMatch(
-      / pydantic_ai_slim\/pydantic_ai\/CLAUDE\.md\n +pydantic_ai_slim\/pydantic_ai\/models\/CLAUDE\.md\n/,
+    expect(text).toContain('\npydantic_ai_slim/pydantic_ai/models/openai.py\n  harness ')
+    expect(text).toContain(
+      '\n    fires  pydantic_ai_slim/pydantic_ai/CLAUDE.md\n           pydantic_ai_slim/pydantic_ai/models/CLAUDE.md\n',
     )
     expect(text).not.toContain('…')
     expect(text).not.toMatch(/12\n/)
+  })
+
+  it('puts matrix lists too wide for their label under it, and a path wider than the line alone on its line', () => {
+    const deep = `${'deep/'.repeat(10)}CLAUDE.md`
+    const row = {
+      path: `${'deep/'.repeat(10)}app.ts`,
+      start: ['CLAUDE.md'],
+      forPath: ['a/CLAUDE.md', deep],
+      tokens: { start: 12, path: 3_400, total: 3_412 },
+      cut: [{ file: 'CLAUDE.md', line: 3, rule: 'a cap' }],
+      fires: ['a/CLAUDE.md', deep],
+    }
+    const harness = {
+      mode: 'claude' as const,
+      summary: 'claude',
+      budget: null,
+      onDemand: 0,
+      onRequest: [],
+      rows: [row],
+    }
+    const lines = renderMatrix([harness], 40, painter(false)).split('\n')
+    expect(lines.slice(2)).toEqual([
+      row.path,
+      '  harness  start  +path    tokens',
+      '  claude       1      2  12+3 400',
+      '    cut  CLAUDE.md:3',
+      '    fires',
+      '      a/CLAUDE.md',
+      deep,
+      '',
+    ])
+  })
+
+  it('keeps a cut path that holds spaces whole when a matrix summary wraps', () => {
+    const file = 'docs/team notes/CLAUDE.md'
+    const row = {
+      path: null,
+      start: [file],
+      forPath: [],
+      tokens: { start: 9000, path: 0, total: 9000 },
+      cut: [{ file, rule: 'the byte cap asked for' }],
+      fires: [],
+    }
+    const summary = `claude: 1 file at start, 9 000 tokens, 0 on demand, 0 on request; cuts ${file}`
+    const harness = {
+      mode: 'claude' as const,
+      summary,
+      budget: null,
+      onDemand: 0,
+      onRequest: [],
+      rows: [row],
+    }
+    for (let columns = 30; columns <= 100; columns++) {
+      const text = renderMatrix([harness], columns, painter(false))
+      const summaryLines = text.slice(0, text.indexOf('\n\n')).split('\n')
+      expect(
+        summaryLines.some((l) => l.includes(file)),
+        String(columns),
+      ).toBe(true)
+    }
   })
 })

@@ -1,7 +1,17 @@
 import { cp, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { cli, fast, json, makeGitDir, oneErrorLine, sandbox, useSandbox } from './cli.test-helper.js'
+import {
+  cli,
+  env,
+  fast,
+  json,
+  makeGitDir,
+  oneErrorLine,
+  sandbox,
+  useSandbox,
+  write,
+} from './cli.test-helper.js'
 
 // `sysprompt matrix` of the built CLI, on the shared multi-convention fixture tree.
 useSandbox()
@@ -33,7 +43,7 @@ describe('matrix', () => {
     ])
     expect(r.code, r.stderr).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    const header = lines.findIndex((l) => l.startsWith('harness'))
+    const header = lines.indexOf('')
     expect(header).toBeGreaterThan(0)
     // Summaries first, wrapped at word boundaries within 80 columns: every harness named before the table.
     for (const line of lines.slice(0, header)) expect(line.length, line).toBeLessThanOrEqual(80)
@@ -45,9 +55,12 @@ describe('matrix', () => {
     // A grouped number is never split: no line ends in a digit group that the next line continues.
     for (let i = 0; i + 1 < lines.length; i++)
       expect(`${lines[i]}\n${lines[i + 1]}`).not.toMatch(/(^|[^\d])\d{1,3}\n\s*\d{3}(?!\d)/)
-    const rows = lines.slice(header + 1)
-    const copilot = rows.findIndex((l) => l.startsWith('copilot '))
-    expect(rows[copilot]).toMatch(/ src\/app\.ts /)
+    // A block per working path: the path alone on its line, then a row per harness.
+    const block = lines.indexOf('src/app.ts')
+    expect(block).toBeGreaterThan(header)
+    expect(lines[block + 1]).toMatch(/^ {2}harness +start +\+path +tokens$/)
+    expect(lines.slice(block).some((l) => /^ {2}copilot +\d/.test(l))).toBe(true)
+    expect(lines).toContain('README.md')
     // Every path the data names is printed whole, relative to the root, on a line of its own list.
     const harnesses = (json(data) as { harnesses: { rows: Row[] }[] }).harnesses
     const named = new Set(
@@ -57,9 +70,7 @@ describe('matrix', () => {
     expect(named).toContain('src/AGENTS.md')
     for (const path of named)
       expect(
-        lines.some(
-          (l) => l.trimEnd().endsWith(` ${path}`) || l.includes(` ${path}:`) || l.includes(` ${path}  `),
-        ),
+        lines.some((l) => l.trim() === path || l.trimEnd().endsWith(` ${path}`) || l.includes(` ${path}:`)),
         path,
       ).toBe(true)
     expect(r.stdout).not.toContain('…')
@@ -93,6 +104,54 @@ describe('matrix', () => {
     })
     expect(cursor!.rows[0]!.tokens.path).toBeGreaterThan(0)
     expect(cursor!.rows[0]!.tokens.total).toBe(cursor!.rows[0]!.tokens.start + cursor!.rows[0]!.tokens.path)
+  })
+
+  it('fits 80 columns when piped with a working path and rule files deeper than a line, every path whole', async () => {
+    const dir = await makeGitDir('deep-paths')
+    const deep = 'packages/a-package-with-a-long-name/src/components/deeply/nested/module-directory'
+    const file = `${deep}/the-component-file-with-a-long-name.ts`
+    expect(file.length).toBeGreaterThan(80)
+    const rule = 'typescript-conventions-for-the-components-of-this-package'
+    await Promise.all([
+      write(join(dir, 'AGENTS.md'), '# Project\n'),
+      write(join(dir, 'CLAUDE.md'), '# Project\n'),
+      write(join(dir, deep, 'AGENTS.md'), '# Nested\n'),
+      write(join(dir, deep, 'CLAUDE.md'), '# Nested\n'),
+      write(join(dir, file), 'export {}\n'),
+      write(join(dir, '.cursor', 'rules', `${rule}.mdc`), '---\nglobs: "**/*.ts"\n---\nTypes.\n'),
+      write(
+        join(dir, '.github', 'instructions', `${rule}.instructions.md`),
+        '---\napplyTo: "**/*.ts"\n---\nTypes.\n',
+      ),
+      write(join(dir, '.claude', 'rules', `${rule}.md`), '---\npaths: ["**/*.ts"]\n---\nTypes.\n'),
+      write(
+        join(dir, '.windsurf', 'rules', `${rule}.md`),
+        '---\ntrigger: glob\nglobs: "**/*.ts"\n---\nTypes.\n',
+      ),
+    ])
+    // Not a terminal and no COLUMNS: the width is 80.
+    const args = ['matrix', '--path', file, ...fast]
+    const [r, data] = await Promise.all([
+      cli(args, { cwd: dir, env: env() }),
+      cli([...args, '--json'], { cwd: dir }),
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    const rows = (json(data) as { harnesses: { rows: Row[] }[] }).harnesses.flatMap((h) => h.rows)
+    const paths = new Set(rows.flatMap((row) => [row.path!, ...row.fires, ...row.cut.map((c) => c.file)]))
+    expect(paths).toContain(file)
+    expect(paths).toContain(`${deep}/CLAUDE.md`)
+    expect(paths).toContain(`.cursor/rules/${rule}.mdc`)
+    expect(paths).toContain(`.github/instructions/${rule}.instructions.md`)
+    const lines = r.stdout.trimEnd().split('\n')
+    // Only a line that is one whole path may be wider than 80 columns.
+    for (const line of lines) if (line.length > 80) expect(paths, line).toContain(line)
+    // Every path is printed whole: alone on its line, or after a label.
+    for (const path of paths)
+      expect(
+        lines.some((l) => l.trim() === path || l.trimEnd().endsWith(` ${path}`)),
+        path,
+      ).toBe(true)
+    expect(r.stdout).not.toContain('…')
   })
 
   it("explain names a rule's activation in a convention mode", async () => {

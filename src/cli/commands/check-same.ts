@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path'
-import type { InstructionMode } from '../../node/instructions/types.js'
+import type { InstructionMode } from '../../node/instructions/discovery-options.js'
 import { projectRoot } from '../../node/project/root.js'
 import { discoverAll, discoveryLimits } from '../../node/report/harness-loads.js'
 import { isInside } from '../../node/safe-read.js'

@@ -1,4 +1,4 @@
-import type { InstructionMode } from '../../node/instructions/types.js'
+import type { InstructionMode } from '../../node/instructions/discovery-options.js'
 import type { ProjectPrompt } from '../../node/project/project.js'
 import { keyNamespace } from '../../template/index.js'
 import { tokenizeBracket } from '../../template/tokenize-bracket.js'

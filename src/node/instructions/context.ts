@@ -2,21 +2,19 @@ import { relative, sep } from 'node:path'
 import type { FileSystemAdapter } from '../adapters.js'
 import { type DenyList, denyList } from '../deny-list.js'
 import { isInside } from '../safe-read.js'
-import type { HarnessSettings, Setting } from './harness-config/settings.js'
-import type { LeftOut, OnDemandCandidate } from './loaded.js'
+import type { InstructionMode, PreloadRequest, RuleActivation } from './discovery-options.js'
 import type {
   DiagnosticSite,
   HarnessProfileInfo,
   InstructionDiagnostic,
   InstructionDiagnosticCode,
   InstructionExplanation,
-  InstructionMode,
   InstructionReasonCode,
-  PreloadRequest,
   RequestedRule,
-  RuleActivation,
   Withheld,
-} from './types.js'
+} from './discovery-results.js'
+import type { HarnessSettings, Setting } from './harness-config/settings.js'
+import type { LeftOut, OnDemandCandidate } from './loaded.js'
 import { withheldWords } from './withheld.js'
 
 /** A file that replaces or extends a harness's own prompt. */

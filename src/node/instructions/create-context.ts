@@ -5,11 +5,12 @@ import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { isInside } from '../safe-read.js'
 import { DEFAULT_MAX_EXPANDED_BYTES, DEFAULT_MAX_EXPANDED_FILES } from './budget.js'
 import { DiscoveryContext } from './context.js'
+import type { DiscoverInstructionsOptions, InstructionMode } from './discovery-options.js'
+import type { InstructionDiagnostic } from './discovery-results.js'
 import { findGitRoot } from './git-root.js'
 import { type HarnessOverride, parseHarnessOverride } from './harness-config/keys.js'
 import { loadHarnessSettings } from './harness-config/load.js'
 import { resolveProfile } from './modes/profiles.js'
-import type { DiscoverInstructionsOptions, InstructionDiagnostic, InstructionMode } from './types.js'
 
 /*
  * Setting up a discovery run, apart from the context it fills: reading the

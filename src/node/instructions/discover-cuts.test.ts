@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from './discover.js'
+import type { DiscoverInstructionsOptions } from './discovery-options.js'
 import { explainInstructions } from './explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
 import { WINDSURF_RULE_CHARS } from './modes/windsurf.js'
-import type { DiscoverInstructionsOptions } from './types.js'
 
 afterAll(removeFixtures)
 

@@ -1,8 +1,9 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from './discover.js'
+import type { DiscoverInstructionsOptions } from './discovery-options.js'
+import type { InstructionDiscovery } from './discovery-results.js'
 import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
-import type { DiscoverInstructionsOptions, InstructionDiscovery } from './types.js'
 
 afterAll(removeFixtures)
 

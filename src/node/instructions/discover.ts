@@ -4,6 +4,15 @@ import { LineCounter } from '../../shared/line-counter.js'
 import { type BudgetCut, groupDigits, nearestFirst, omissionNotice, rootFirstSilent } from './budget.js'
 import type { DiscoveryContext } from './context.js'
 import { createContext } from './create-context.js'
+import type { DiscoverInstructionsOptions } from './discovery-options.js'
+import type {
+  DiagnosticSite,
+  InstructionDiscovery,
+  InstructionFile,
+  LateBoundFile,
+  PreloadClass,
+  Withheld,
+} from './discovery-results.js'
 import { ImportOutcomes } from './import-outcomes.js'
 import { importFates, markCutImports } from './import-spans.js'
 import { harnessView, type ViewEntry, type ViewLate } from './modes/harness-views.js'
@@ -12,15 +21,6 @@ import { resolveOnDemand } from './on-demand.js'
 import { capWords, type ModePlan, type PlannedEntry } from './plan.js'
 import { type Block, renderBlocks } from './render.js'
 import { synopsis } from './synopsis.js'
-import type {
-  DiagnosticSite,
-  DiscoverInstructionsOptions,
-  InstructionDiscovery,
-  InstructionFile,
-  LateBoundFile,
-  PreloadClass,
-  Withheld,
-} from './types.js'
 import { withheldMark } from './withheld.js'
 
 /**

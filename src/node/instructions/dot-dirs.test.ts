@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from './discover.js'
+import type { InstructionMode } from './discovery-options.js'
 import { explainInstructions } from './explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
-import type { InstructionMode } from './types.js'
 
 // Nested instruction files in dot-directories (`.github/workflows/AGENTS.md`)
 // are found as the harnesses find them, and the ignore files each harness

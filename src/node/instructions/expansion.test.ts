@@ -6,12 +6,12 @@ import { propertyRuns } from '../../../test/property-runs.test-helper.js'
 import { type FileSystemAdapter, nodeAdapters } from '../adapters.js'
 import { createContext } from './create-context.js'
 import { discoverInstructions } from './discover.js'
+import type { InstructionMode } from './discovery-options.js'
 import { explainInstructions } from './explain.js'
 import { emptyHome, type FixtureEntry, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
 import { findImportLines, inlineImports, MAX_IMPORT_DEPTH } from './imports.js'
 import { findGeminiImports, inlineGeminiImports } from './modes/gemini-imports.js'
 import { isRefusal, loadFile } from './read.js'
-import type { InstructionMode } from './types.js'
 
 afterAll(removeFixtures)
 

@@ -2,9 +2,9 @@ import { utf8Length } from '../../shared/hash.js'
 import type { DenyList } from '../deny-list.js'
 import { groupDigits } from './budget.js'
 import type { DiscoveryContext } from './context.js'
+import type { DiagnosticSite, InstructionDiagnosticCode, InstructionFile } from './discovery-results.js'
 import type { Inlined } from './import-spans.js'
 import { type LoadedFile, type LoadRefusal, loadFile } from './read.js'
-import type { DiagnosticSite, InstructionDiagnosticCode, InstructionFile } from './types.js'
 import { withheldMark as markFor } from './withheld.js'
 
 /** An inlined subtree kept for reuse: its text, files and spans, the bytes it cost the budget, and what it depends on. */

@@ -1,9 +1,10 @@
 import { basename, dirname, join, resolve } from 'node:path'
 import type { DiscoveryContext } from './context.js'
 import { runDiscovery } from './discover.js'
+import type { DiscoverInstructionsOptions } from './discovery-options.js'
+import type { InstructionExplanation } from './discovery-results.js'
 import type { LeftOut } from './ignore-files.js'
 import { fires } from './on-demand.js'
-import type { DiscoverInstructionsOptions, InstructionExplanation } from './types.js'
 
 /**
  * Says why one file was included, truncated or skipped by

@@ -1,9 +1,10 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from './discover.js'
+import type { DiscoverInstructionsOptions } from './discovery-options.js'
+import type { InstructionFile } from './discovery-results.js'
 import { explainInstructions } from './explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from './fixtures.test-helper.js'
-import type { DiscoverInstructionsOptions, InstructionFile } from './types.js'
 
 afterAll(removeFixtures)
 

@@ -1,8 +1,8 @@
 import { groupDigits } from './budget.js'
 import type { DiscoveryContext } from './context.js'
+import type { InstructionFile } from './discovery-results.js'
 import type { ImportFate } from './import-spans.js'
 import { capWords, type ModePlan, type PlannedEntry } from './plan.js'
-import type { InstructionFile } from './types.js'
 
 const RANK: Readonly<Record<ImportFate, number>> = { gone: 0, cut: 1, whole: 2 }
 

@@ -1,4 +1,4 @@
-import type { InstructionFile } from './types.js'
+import type { InstructionFile } from './discovery-results.js'
 
 /**
  * Where one inlined import's text sits in its top file's text (UTF-16

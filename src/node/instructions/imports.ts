@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
+import type { InstructionFile } from './discovery-results.js'
 import {
   admit,
   budgetSpent,
@@ -15,7 +16,6 @@ import {
 import { type ImportSpan, type Inlined, shiftSpans } from './import-spans.js'
 import { describe } from './plan.js'
 import { importFailure, isRefusal, type LoadedFile, type LoadRefusal } from './read.js'
-import type { InstructionFile } from './types.js'
 
 /** Imports nest at most this deep: a top file's imports are depth 1, theirs depth 2, … */
 export const MAX_IMPORT_DEPTH = 5

@@ -11,6 +11,23 @@ export {
   omissionNotice,
 } from './budget.js'
 export { discoverInstructions } from './discover.js'
+export type { DiscoverInstructionsOptions, InstructionMode, PreloadRequest } from './discovery-options.js'
+export type {
+  HarnessMark,
+  HarnessPart,
+  HarnessPlacement,
+  HarnessView,
+  InstructionDiagnostic,
+  InstructionDiagnosticCode,
+  InstructionDiscovery,
+  InstructionExplanation,
+  InstructionFile,
+  InstructionReasonCode,
+  LateBoundFile,
+  OnDemandFile,
+  OnDemandTrigger,
+  PreloadClass,
+} from './discovery-results.js'
 export { explainInstructions } from './explain.js'
 export {
   HARNESS_KEYS,
@@ -25,22 +42,3 @@ export { ON_DEMAND_DIR_LIMIT } from './on-demand.js'
 export { READ_LIMIT } from './read.js'
 export { header, type InstructionSpan } from './render.js'
 export { synopsis } from './synopsis.js'
-export type {
-  DiscoverInstructionsOptions,
-  HarnessMark,
-  HarnessPart,
-  HarnessPlacement,
-  HarnessView,
-  InstructionDiagnostic,
-  InstructionDiagnosticCode,
-  InstructionDiscovery,
-  InstructionExplanation,
-  InstructionFile,
-  InstructionMode,
-  InstructionReasonCode,
-  LateBoundFile,
-  OnDemandFile,
-  OnDemandTrigger,
-  PreloadClass,
-  PreloadRequest,
-} from './types.js'

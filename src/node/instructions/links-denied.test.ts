@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from './discover.js'
+import { INSTRUCTION_MODES, type InstructionMode } from './discovery-options.js'
 import { explainInstructions } from './explain.js'
-import { INSTRUCTION_MODES, type InstructionMode } from './types.js'
 import { harnessName } from './withheld.js'
 
 // Issue 30, finding 1: the deny-list judges the file a link resolves to, not

@@ -1,4 +1,4 @@
-import type { OnDemandTrigger } from './types.js'
+import type { OnDemandTrigger } from './discovery-results.js'
 
 /* What discovery read, as data: the context holds these and `read.ts` and `on-demand.ts` make them. */
 

@@ -4,12 +4,12 @@ import { join, relative, sep } from 'node:path'
 import { byCodeUnit } from '../../registry/tool-order.js'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
+import type { LateBoundFile, OnDemandFile, OnDemandTrigger } from './discovery-results.js'
 import { GLOB_LIMITS } from './glob-walk.js'
 import { globsTest, type PathTest } from './globs.js'
 import { IgnoreFiles, type LeftOut, NEVER_WALKED, VCS_DIRS } from './ignore-files.js'
 import type { OnDemandCandidate } from './loaded.js'
 import { isFile, loadFound } from './read.js'
-import type { LateBoundFile, OnDemandFile, OnDemandTrigger } from './types.js'
 
 /**
  * How many directories below cwd a harness mode looks at for files it

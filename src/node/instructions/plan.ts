@@ -2,10 +2,10 @@ import { dirname, join, relative, sep } from 'node:path'
 import { isInside } from '../safe-read.js'
 import { groupDigits } from './budget.js'
 import type { DiscoveryContext } from './context.js'
+import type { InstructionFile } from './discovery-results.js'
 import { admit, sizeOf, withheldMark, withheldRule } from './expansion.js'
 import type { ImportSpan, Inlined } from './import-spans.js'
 import { isFile, type LoadedFile } from './read.js'
-import type { InstructionFile } from './types.js'
 
 /** One block of the prompt as a mode planned it, before any cap. */
 export interface PlannedEntry {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { InstructionFile } from './discovery-results.js'
 import { importFates, markCutImports, shiftSpans, trimInlined } from './import-spans.js'
 import { header, renderBlocks } from './render.js'
-import type { InstructionFile } from './types.js'
 
 // The discovery text and the spans that say which file each part came
 // from, and the bookkeeping of where inlined imports sit after a trim or a cut.

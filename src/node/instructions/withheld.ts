@@ -1,4 +1,4 @@
-import type { InstructionMode } from './types.js'
+import type { InstructionMode } from './discovery-options.js'
 
 /**
  * Withheld text (issue 30): what a harness would really send that sysprompt

@@ -1,6 +1,7 @@
 import type { TokenCountCache, TokenizerName } from '../../compile/index.js'
 import { discoverInstructions } from '../index.js'
-import type { InstructionDiscovery, InstructionMode } from '../instructions/types.js'
+import type { InstructionMode } from '../instructions/discovery-options.js'
+import type { InstructionDiscovery } from '../instructions/discovery-results.js'
 
 /**
  * What several harnesses load in one repository (issue 16): the discovery

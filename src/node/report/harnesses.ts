@@ -1,4 +1,4 @@
-import { INSTRUCTION_MODES, type InstructionMode } from '../instructions/types.js'
+import { INSTRUCTION_MODES, type InstructionMode } from '../instructions/discovery-options.js'
 import { shown } from '../project/paths.js'
 import { isInside } from '../safe-read.js'
 import type { HarnessLoad } from './harness-loads.js'

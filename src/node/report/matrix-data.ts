@@ -1,8 +1,8 @@
 import { LineCounter } from '../../shared/line-counter.js'
 import { groupDigits } from '../instructions/budget.js'
+import type { InstructionMode } from '../instructions/discovery-options.js'
 import { COPILOT_REVIEW_CHARS } from '../instructions/modes/copilot.js'
 import { WINDSURF_RULE_CHARS } from '../instructions/modes/windsurf.js'
-import type { InstructionMode } from '../instructions/types.js'
 import { shown } from '../project/paths.js'
 import { type HarnessLoad, textsFor } from './harness-loads.js'
 

@@ -1,7 +1,7 @@
 import { resolveTokenizer, withCountCache } from '../../compile/index.js'
 import { createContext } from '../instructions/create-context.js'
+import { INSTRUCTION_MODES } from '../instructions/discovery-options.js'
 import { dirsBelow } from '../instructions/on-demand.js'
-import { INSTRUCTION_MODES } from '../instructions/types.js'
 import { type DiscoverAllOptions, discoverAll } from './harness-loads.js'
 import { type HarnessInUse, harnessesInUse } from './harnesses.js'
 import { type NeverLoaded, neverLoaded, ruleFiles } from './rule-files.js'

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Tokenizer } from '../../compile/index.js'
+import type { InstructionMode } from '../instructions/discovery-options.js'
 import { readRule } from '../instructions/modes/convention.js'
-import type { InstructionMode } from '../instructions/types.js'
 import { isInside } from '../safe-read.js'
 import { readSmall, rel } from './rule-files.js'
 

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
+import type { InstructionDiscovery } from '../discovery-results.js'
 import { explainInstructions } from '../explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from '../fixtures.test-helper.js'
-import type { InstructionDiscovery } from '../types.js'
 
 afterAll(removeFixtures)
 

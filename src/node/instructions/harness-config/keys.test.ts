@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { INSTRUCTION_MODES } from '../types.js'
+import { INSTRUCTION_MODES } from '../discovery-options.js'
 import { HARNESS_KEYS, keysOf, parseHarnessOverride } from './keys.js'
 
 describe('parseHarnessOverride', () => {

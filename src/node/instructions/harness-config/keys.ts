@@ -1,4 +1,4 @@
-import type { InstructionMode } from '../types.js'
+import type { InstructionMode } from '../discovery-options.js'
 
 /**
  * The value kinds of harness settings: a byte count, a list of bare file

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
+import type { InstructionDiscovery } from '../discovery-results.js'
 import { explainInstructions } from '../explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from '../fixtures.test-helper.js'
-import type { InstructionDiscovery } from '../types.js'
 
 // Which configuration files each harness mode reads (home and project),
 // where a project layer counts, and what a file without the key, with a

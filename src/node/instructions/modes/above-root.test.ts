@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
+import type { InstructionMode } from '../discovery-options.js'
 import { emptyHome, fixtureTree, removeFixtures } from '../fixtures.test-helper.js'
-import type { InstructionMode } from '../types.js'
 import { harnessName } from '../withheld.js'
 
 afterAll(removeFixtures)

@@ -49,6 +49,7 @@ export const ampMode: ModeRules = {
       description: `the directories from the working directory ${context.cwd} up to the project root ${context.root}`,
     }
     const entries: PlannedEntry[] = []
+    // The user's file: ~/.config/amp/AGENTS.md (ampcode.com/manual#AGENTS.md).
     const globals = context.options.globalFiles ?? [join(context.home, '.config', 'amp', 'AGENTS.md')]
     for (const path of globals) {
       const loaded = await loadFound(context, path, [dirname(path)]).catch(() => undefined)
@@ -59,6 +60,8 @@ export const ampMode: ModeRules = {
         ...(await mentions(context, loaded, [dirname(path)])),
       )
     }
+    // The manual: AGENTS.md in cwd and its parent directories (here up to the project root); AGENT.md is
+    // the legacy name and CLAUDE.md the fallback, one file a directory.
     for (const dir of dirs) {
       const path = await firstPresent(context, dir, AMP_NAMES)
       if (path === undefined) continue
@@ -70,6 +73,7 @@ export const ampMode: ModeRules = {
         ...(await mentions(context, loaded, [context.root])),
       )
     }
+    // The manual: files in subtrees are included when the agent reads a file under them.
     await nestedOnDemand(context, AMP_NAMES, { firstOnly: true })
     return { entries, cap: optionalCap(context) }
   },
@@ -82,6 +86,7 @@ async function mentions(
 ): Promise<PlannedEntry[]> {
   if (!context.options.imports) return []
   const out: PlannedEntry[] = []
+  // The manual: a file @-mentioned on a line of its own is included; `globs` front matter scopes it.
   for (const line of findImportLines(file.text)) {
     const path = resolve(dirname(file.path), line.target)
     const loaded = await loadFile(context, path, roots, context.denyList)

@@ -2,8 +2,8 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
+import type { InstructionMode } from '../discovery-options.js'
 import { emptyHome, fixtureTree, removeFixtures } from '../fixtures.test-helper.js'
-import type { InstructionMode } from '../types.js'
 import { globList, splitGlobs } from './convention.js'
 
 afterAll(removeFixtures)

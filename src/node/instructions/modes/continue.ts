@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
+import type { RuleActivation } from '../discovery-options.js'
 import { ruleGlobs } from '../globs.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
-import type { RuleActivation } from '../types.js'
 import {
   alwaysFile,
   descriptionOf,

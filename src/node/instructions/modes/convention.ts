@@ -5,10 +5,10 @@ import { byCodeUnit } from '../../../registry/tool-order.js'
 import { parseFragment } from '../../../shared/fragment.js'
 import '../../front-matter-yaml.js'
 import type { DiscoveryContext } from '../context.js'
+import type { RuleActivation } from '../discovery-options.js'
 import { type GlobSyntax, splitGlobs } from '../globs.js'
 import { type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, type LoadedFile, loadFound } from '../read.js'
-import type { RuleActivation } from '../types.js'
 
 /**
  * What the convention modes share (issue 16): listing a rules directory,

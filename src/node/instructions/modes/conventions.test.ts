@@ -2,9 +2,9 @@ import { cp, mkdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
+import { CONVENTION_MODES, type ConventionMode } from '../discovery-options.js'
 import { explainInstructions } from '../explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from '../fixtures.test-helper.js'
-import { CONVENTION_MODES, type ConventionMode } from '../types.js'
 
 afterAll(removeFixtures)
 

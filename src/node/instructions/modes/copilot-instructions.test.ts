@@ -95,11 +95,35 @@ describe('copilot mode instructions', () => {
     expect(await why('.github/instructions/notes.md')).toMatchObject({
       code: 'not-a-candidate',
       reason:
-        'copilot mode reads only copilot-instructions.md, AGENTS.md in each directory, and no loaded file imports .github/instructions/notes.md',
+        'copilot mode reads only copilot-instructions.md, AGENTS.md, CLAUDE.md, GEMINI.md in each directory, and no loaded file imports .github/instructions/notes.md',
     })
     expect(await why('other/AGENTS.md')).toMatchObject({
       code: 'outside-walk',
-      reason: `copilot mode reads the repository root ${root} (.github/) and the directories from it down to the working directory ${root} (AGENTS.md); ${join(root, 'other')} is not one of them`,
+      reason: `copilot mode reads the repository root ${root} (.github/, CLAUDE.md, GEMINI.md) and the directories from it down to the working directory ${root} (AGENTS.md); ${join(root, 'other')} is not one of them`,
     })
+  })
+
+  // "Adding custom instructions for GitHub Copilot CLI" and the CLI's --help: `.github/instructions`
+  // in the git root and in cwd; CLAUDE.md and GEMINI.md at the repository root, combined with the rest.
+  it('reads CLAUDE.md and GEMINI.md at the root, and .github/instructions in cwd as well as the root', async () => {
+    const root = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'Agents.\n',
+      'CLAUDE.md': 'Claude.\n',
+      'GEMINI.md': 'Gemini.\n',
+      'pkg/CLAUDE.md': 'Not at the root.\n',
+      'pkg/.github/instructions/py.instructions.md': '---\napplyTo: "**/*.py"\n---\nPython.\n',
+    })
+    const home = await fixtureTree({})
+    const cwd = join(root, 'pkg')
+    const found = await discoverInstructions({ cwd, home, mode: 'copilot' })
+    expect(found.files.map((f) => f.path)).toEqual([
+      join(root, 'AGENTS.md'),
+      join(root, 'CLAUDE.md'),
+      join(root, 'GEMINI.md'),
+    ])
+    expect(found.onDemand.map((f) => [f.path, f.activation])).toEqual([
+      [join(cwd, '.github/instructions/py.instructions.md'), 'glob'],
+    ])
   })
 })

@@ -40,9 +40,13 @@ export const cursorMode: ModeRules = {
     context.candidates = ['.cursorrules', 'AGENTS.md']
     context.walk = { dirs: [root], description: `the workspace root ${root}` }
     const entries: PlannedEntry[] = []
+    // Project rules in .cursor/rules at the root (cursor.com/docs/context/rules).
     pushAll(entries, ...(await ruleDir(context, root, true)))
+    // The same page: nested .cursor/rules in a subdirectory, scoped to the files there.
     for (const dir of await dirsBelow(context, root)) await ruleDir(context, dir, false)
+    // The same page: the legacy .cursorrules at the project root, still read.
     pushAll(entries, await alwaysFile(context, join(root, '.cursorrules'), root))
+    // The same page: AGENTS.md at the project root, and nested ones for the files of their subdirectory.
     pushAll(entries, await alwaysFile(context, join(root, 'AGENTS.md'), root))
     await nestedOnDemand(context, ['AGENTS.md'])
     return { entries, cap: optionalCap(context) }
@@ -54,6 +58,7 @@ async function ruleDir(
   owner: string,
   atRoot: boolean,
 ): Promise<(PlannedEntry | undefined)[]> {
+  // Rule files are `.mdc`, at any depth of .cursor/rules (cursor.com/docs/context/rules).
   const listed = await listRules(join(owner, '.cursor', 'rules'), (name) => name.endsWith('.mdc'), true)
   skipWrongNames(
     context,

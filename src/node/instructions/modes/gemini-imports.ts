@@ -3,6 +3,7 @@ import { LineCounter } from '../../../shared/line-counter.js'
 import { isInside } from '../../safe-read.js'
 import { codeSpans } from '../code-spans.js'
 import type { DiscoveryContext } from '../context.js'
+import type { DiagnosticSite, InstructionFile } from '../discovery-results.js'
 import {
   admit,
   budgetSpent,
@@ -19,7 +20,6 @@ import { type ImportSpan, type Inlined, shiftSpans } from '../import-spans.js'
 import { MAX_IMPORT_DEPTH } from '../imports.js'
 import { describe } from '../plan.js'
 import { isRefusal, type LoadedFile, type LoadRefusal } from '../read.js'
-import type { DiagnosticSite, InstructionFile } from '../types.js'
 
 /** One `@path` reference as Gemini CLI finds it. */
 export interface GeminiImport {

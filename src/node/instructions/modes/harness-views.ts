@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
-import type { HarnessMark, HarnessPart, HarnessView, InstructionMode } from '../types.js'
+import type { InstructionMode } from '../discovery-options.js'
+import type { HarnessMark, HarnessPart, HarnessView } from '../discovery-results.js'
 
 /**
  * One file as the view sees it: the text the mode keeps for it (after any

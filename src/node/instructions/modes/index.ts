@@ -1,5 +1,5 @@
+import type { InstructionMode } from '../discovery-options.js'
 import type { ModeRules } from '../plan.js'
-import type { InstructionMode } from '../types.js'
 import { ampMode } from './amp.js'
 import { claudeMode } from './claude.js'
 import { clineMode } from './cline.js'
@@ -36,4 +36,4 @@ export const MODES: Readonly<Record<InstructionMode, ModeRules>> = {
   continue: continueMode,
 }
 
-export { INSTRUCTION_MODES } from '../types.js'
+export { INSTRUCTION_MODES } from '../discovery-options.js'

@@ -15,6 +15,9 @@ import { alwaysFile, pushAll } from './convention.js'
 export const junieMode: ModeRules = {
   async plan(context) {
     const root = context.root
+    // "By default, Junie looks for agent guidelines at .junie/guidelines.md in the root folder of the
+    // configured project" (jetbrains.com/help/junie/customize-guidelines.html); AGENTS.md is the other
+    // file it supports, tried next; a "Guidelines path" set in its settings comes in as `names`.
     const names = context.options.names ?? [join('.junie', 'guidelines.md'), 'AGENTS.md']
     context.candidates = names.map((name) => basename(name))
     context.walk = { dirs: [root, join(root, '.junie')], description: `the project root ${root}` }

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import type { DiscoveryContext } from '../context.js'
+import type { RuleActivation } from '../discovery-options.js'
 import { ruleGlobs } from '../globs.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
-import type { RuleActivation } from '../types.js'
 import {
   alwaysFile,
   descriptionOf,
@@ -40,12 +40,16 @@ export const kiroMode: ModeRules = {
     context.candidates = ['AGENTS.md']
     context.walk = { dirs: [root], description: `the workspace root ${root}` }
     const entries: PlannedEntry[] = []
+    // Global steering: ~/.kiro/steering/*.md (kiro.dev/docs/steering).
     const globalDir = join(context.home, '.kiro', 'steering')
     const globals =
       context.options.globalFiles ?? (await listRules(globalDir, (n) => n.endsWith('.md'), false)).files
     for (const path of globals) pushAll(entries, await steering(context, path, 'global'))
+    // Workspace steering: .kiro/steering/*.md at the workspace root, after the global files (the same
+    // page: workspace steering wins where the two conflict).
     const local = await listRules(join(root, '.kiro', 'steering'), (n) => n.endsWith('.md'), false)
     for (const path of local.files) pushAll(entries, await steering(context, path))
+    // The same page: an AGENTS.md at the workspace root is always included.
     pushAll(entries, await alwaysFile(context, join(root, 'AGENTS.md'), root))
     return { entries, cap: optionalCap(context) }
   },

@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
+import type { InstructionDiscovery } from '../discovery-results.js'
 import { explainInstructions } from '../explain.js'
 import { emptyHome, fixtureTree, removeFixtures } from '../fixtures.test-helper.js'
 import { ON_DEMAND_DIR_LIMIT } from '../on-demand.js'
-import type { InstructionDiscovery } from '../types.js'
 
 afterAll(removeFixtures)
 

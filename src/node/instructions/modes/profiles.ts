@@ -1,4 +1,5 @@
-import type { HarnessProfileInfo, InstructionMode } from '../types.js'
+import type { InstructionMode } from '../discovery-options.js'
+import type { HarnessProfileInfo } from '../discovery-results.js'
 
 /** What a version profile switches in a mode's rules. */
 export interface ProfileBehaviour {

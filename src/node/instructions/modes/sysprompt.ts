@@ -1,6 +1,7 @@
 import { basename, dirname, isAbsolute, join } from 'node:path'
 import { DEFAULT_MAX_BYTES } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
+import type { InstructionFile } from '../discovery-results.js'
 import { dirsDown } from '../git-root.js'
 import { inlineImports } from '../imports.js'
 import {
@@ -13,7 +14,6 @@ import {
   uniqueNames,
 } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
-import type { InstructionFile } from '../types.js'
 
 /** The file that wins in its directory and replaces what that directory's subtree inherited. */
 export const OVERRIDE_NAME = 'AGENTS.override.md'

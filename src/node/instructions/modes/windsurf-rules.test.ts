@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { discoverInstructions } from '../discover.js'
@@ -100,11 +101,21 @@ describe('windsurf mode rules', () => {
     expect(await why('notes.md')).toMatchObject({
       code: 'not-a-candidate',
       reason:
-        'windsurf mode reads only .windsurfrules, AGENTS.md, global_rules.md in each directory, and no loaded file imports notes.md',
+        'windsurf mode reads only .windsurfrules, AGENTS.md, agents.md, global_rules.md in each directory, and no loaded file imports notes.md',
     })
+    // Windsurf reads every directory below the workspace: a missing file there is just missing.
     expect(await why('other/AGENTS.md')).toMatchObject({
+      code: 'missing',
+      reason: 'there is no file other/AGENTS.md',
+    })
+    // Beside the workspace, outside the walk.
+    const app = join(root, 'app')
+    await mkdir(app)
+    expect(
+      await explainInstructions({ cwd: app, home, mode: 'windsurf', file: '../other/AGENTS.md' }),
+    ).toMatchObject({
       code: 'outside-walk',
-      reason: `windsurf mode reads the directories from the git root ${root} down to ${root}; ${join(root, 'other')} is not one of them`,
+      reason: `windsurf mode reads the directories from the git root ${root} down to ${app}, and every directory below ${app}; ${join(root, 'other')} is not one of them`,
     })
   })
 

@@ -1,11 +1,12 @@
-import { join } from 'node:path'
+import { readdir } from 'node:fs/promises'
+import { join, sep } from 'node:path'
 import { groupDigits } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
+import type { RuleActivation } from '../discovery-options.js'
 import { dirsDown } from '../git-root.js'
 import { ruleGlobs } from '../globs.js'
 import { dirsBelow } from '../on-demand.js'
 import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
-import type { RuleActivation } from '../types.js'
 import { alwaysFile, descriptionOf, fileRule, listRules, loadRuleFile, readRule } from './convention.js'
 
 /** Windsurf reads at most this many characters of one rule file. */
@@ -24,13 +25,15 @@ const TRIGGERS: Readonly<Record<string, RuleActivation>> = {
  * docs.windsurf.com/windsurf/cascade/agents-md). Rules:
  * - global: `~/.codeium/windsurf/memories/global_rules.md`, always on;
  * - `.windsurf/rules/*.md` in every directory from the git root (the
- *   workspace's parents up to it) down to cwd; `trigger: always_on` at
+ *   workspace's parents up to it) down to cwd, and in every directory
+ *   below cwd (the workspace's subdirectories); `trigger: always_on` at
  *   start, `glob` (with `globs`, relative to the directory holding
  *   `.windsurf`) on demand, `model_decision` on request by its
  *   `description`, `manual` only when named; a rule without `trigger` is
  *   taken as always on (the documentation names no default);
  * - the legacy `.windsurfrules` at the root: at start;
- * - `AGENTS.md` at the root: always on; in a subdirectory: as the glob
+ * - `AGENTS.md` (or `agents.md`: the name is matched without regard to
+ *   case) at the root: always on; in a subdirectory: as the glob
  *   `<dir>/**`, so on demand when the agent works under it;
  * - each rule file is cut at 12 000 characters (the documented limit),
  *   visibly: the file is marked truncated and a diagnostic says where;
@@ -39,10 +42,18 @@ const TRIGGERS: Readonly<Record<string, RuleActivation>> = {
 export const windsurfMode: ModeRules = {
   async plan(context) {
     const root = context.root
-    const dirs = dirsDown(root, context.cwd)
-    context.candidates = ['.windsurfrules', 'AGENTS.md', 'global_rules.md']
-    context.walk = { dirs, description: `the directories from the git root ${root} down to ${context.cwd}` }
+    const cwd = context.cwd
+    const below = await dirsBelow(context, root)
+    // Rules discovery (memories page): "all .windsurf/rules directories within the current workspace and
+    // its sub-directories", and for a git repository "parent directories up to the git root".
+    const dirs = [...dirsDown(root, cwd), ...below.filter((dir) => dir.startsWith(cwd + sep))]
+    context.candidates = ['.windsurfrules', 'AGENTS.md', 'agents.md', 'global_rules.md']
+    context.walk = {
+      dirs,
+      description: `the directories from the git root ${root} down to ${cwd}, and every directory below ${cwd}`,
+    }
     const entries: PlannedEntry[] = []
+    // Global rules (memories page): ~/.codeium/windsurf/memories/global_rules.md, always on.
     const globals = context.options.globalFiles ?? [
       join(context.home, '.codeium', 'windsurf', 'memories', 'global_rules.md'),
     ]
@@ -71,21 +82,39 @@ export const windsurfMode: ModeRules = {
         push(context, entries, entry, rule.body)
       }
     }
+    // The legacy single file at the workspace root (memories page), always on.
     push(context, entries, await alwaysFile(context, join(root, '.windsurfrules'), root))
-    push(context, entries, await alwaysFile(context, join(root, 'AGENTS.md'), root))
-    for (const dir of await dirsBelow(context, root)) {
-      const path = join(dir, 'AGENTS.md')
-      const loaded = await loadRuleFile(context, path, dir)
-      if (loaded === undefined) continue
-      context.activations.set(path, 'glob')
-      context.onDemand.push({
-        loaded,
-        trigger: { kind: 'matches', globs: ['**'], base: dir },
-        text: limited(context, path, loaded.text),
-      })
+    // AGENTS.md page (docs.windsurf.com/windsurf/cascade/agents-md): "Root directory: treated as an
+    // always-on rule"; "Subdirectories: treated as a glob rule with an auto-generated pattern of
+    // <directory>/**"; "Case insensitive: Both AGENTS.md and agents.md are recognized".
+    for (const path of await agentsFiles(root)) push(context, entries, await alwaysFile(context, path, root))
+    for (const dir of below) {
+      for (const path of await agentsFiles(dir)) {
+        const loaded = await loadRuleFile(context, path, dir)
+        if (loaded === undefined) continue
+        context.activations.set(path, 'glob')
+        context.onDemand.push({
+          loaded,
+          trigger: { kind: 'matches', globs: ['**'], base: dir },
+          text: limited(context, path, loaded.text),
+        })
+      }
     }
     return { entries, cap: optionalCap(context) }
   },
+}
+
+/** The AGENTS.md files of a directory, their names matched as Windsurf matches them: without regard to case. */
+async function agentsFiles(dir: string): Promise<string[]> {
+  try {
+    const names = await readdir(dir)
+    return names
+      .filter((name) => name.toLowerCase() === 'agents.md')
+      .sort()
+      .map((name) => join(dir, name))
+  } catch {
+    return []
+  }
 }
 
 /** A rule's text as Windsurf reads it: its first 12 000 characters, the cut reported where it falls. */

@@ -3,7 +3,11 @@ import { type ModeRules, optionalCap, type PlannedEntry } from '../plan.js'
 import { isFile } from '../read.js'
 import { alwaysFile, pushAll } from './convention.js'
 
-/** Zed's list: the first of these at the worktree root is its one rules file. */
+/**
+ * Zed's list: the first of these at the worktree root is its one rules file
+ * (zed.dev/docs/ai/rules, "`.rules` files": "the first file which matches in
+ * this list will be used"; the list there is this one, in this order).
+ */
 export const ZED_NAMES: readonly string[] = [
   '.rules',
   '.cursorrules',
@@ -35,6 +39,8 @@ export const zedMode: ModeRules = {
     context.walk = { dirs: [root, join(root, '.github')], description: `the worktree root ${root}` }
     const entries: PlannedEntry[] = []
     let chosen: string | undefined
+    // One file: the first name of the list that exists at the worktree root (the page above). The preview
+    // documentation (zed.dev/docs/preview/ai/instructions) adds a personal ~/.config/zed/AGENTS.md, not in a release yet.
     for (const name of ZED_NAMES) {
       const path = join(root, name)
       if (!(await isFile(context, path))) continue
