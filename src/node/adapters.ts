@@ -22,7 +22,20 @@ export interface FileStat {
 }
 
 /** The few file operations the node layer needs; every read goes through `safe-read.ts`. */
+/** One directory entry, as `readdir` with file types gives it (links not followed). */
+export interface DirEntry {
+  name: string
+  isFile(): boolean
+  isDirectory(): boolean
+  isSymbolicLink(): boolean
+}
+
 export interface FileSystemAdapter {
+  /**
+   * The entries of a directory; rejects when it cannot be listed. Optional:
+   * without it discovery lists directories itself (`listDir`).
+   */
+  readdir?(path: string): Promise<DirEntry[]>
   /** The real path (symlinks resolved); rejects when missing. */
   realpath(path: string): Promise<string>
   /** `stat` (following symlinks); rejects when missing. */

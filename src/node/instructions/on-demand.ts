@@ -1,7 +1,7 @@
-import type { Dirent } from 'node:fs'
-import { readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { byCodeUnit } from '../../registry/tool-order.js'
+import type { DirEntry } from '../adapters.js'
+import { listDir } from '../fs-memo.js'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
 import type { LateBoundFile, OnDemandFile, OnDemandTrigger } from './discovery-results.js'
@@ -61,9 +61,9 @@ export async function dirsBelow(
   for (let depth = 0; level.length > 0 && depth < GLOB_LIMITS.depth; depth++) {
     const next: string[] = []
     for (const parent of level) {
-      let entries: Dirent[]
+      let entries: DirEntry[]
       try {
-        entries = await readdir(parent, { withFileTypes: true })
+        entries = await listDir(context.fs, parent)
       } catch {
         continue
       }

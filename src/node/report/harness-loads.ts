@@ -1,4 +1,5 @@
 import type { TokenCountCache, TokenizerName } from '../../compile/index.js'
+import type { FileSystemAdapter } from '../adapters.js'
 import { discoverInstructions } from '../index.js'
 import type { InstructionMode } from '../instructions/discovery-options.js'
 import type { InstructionDiscovery } from '../instructions/discovery-results.js'
@@ -37,6 +38,8 @@ export interface DiscoverAllOptions {
   home?: string
   /** Globs taken back off the deny-list (`--allow-file`), as in one mode's discovery. */
   allowFiles?: readonly string[]
+  /** File access shared by every mode's discovery (a `memoFs` lists and reads the tree once); default the real file system. */
+  fs?: FileSystemAdapter
   /** The expansion budget per mode (`--max-expanded-files`, `--max-expanded-bytes`); each mode gets its own. */
   maxExpandedFiles?: number
   maxExpandedBytes?: number
@@ -55,6 +58,7 @@ export async function discoverAll(options: DiscoverAllOptions): Promise<HarnessL
       tokenizer: options.tokenizer,
       ...(options.countCache === undefined ? {} : { countCache: options.countCache }),
       ...(options.home === undefined ? {} : { home: options.home }),
+      ...(options.fs === undefined ? {} : { fs: options.fs }),
       ...(options.allowFiles === undefined ? {} : { allowFiles: options.allowFiles }),
       ...(options.maxExpandedFiles === undefined ? {} : { maxExpandedFiles: options.maxExpandedFiles }),
       ...(options.maxExpandedBytes === undefined ? {} : { maxExpandedBytes: options.maxExpandedBytes }),

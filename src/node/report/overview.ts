@@ -1,4 +1,6 @@
 import { resolveTokenizer, withCountCache } from '../../compile/index.js'
+import { nodeAdapters } from '../adapters.js'
+import { memoFs } from '../fs-memo.js'
 import { createContext } from '../instructions/create-context.js'
 import { INSTRUCTION_MODES } from '../instructions/discovery-options.js'
 import { dirsBelow } from '../instructions/on-demand.js'
@@ -27,11 +29,13 @@ export async function overview(options: Omit<DiscoverAllOptions, 'modes'>): Prom
   const { cwd, root } = options
   // Four modes at a time: their reads overlap (one after another, the process mostly waits on the
   // file system), and the open files stay few.
+  // One view of the tree for every mode: each directory listed, each file stat'ed and read once.
+  const fs = memoFs(nodeAdapters().fs)
   const lanes = [0, 1, 2, 3].map((k) => INSTRUCTION_MODES.filter((_, i) => i % 4 === k))
-  const loads = (await Promise.all(lanes.map((modes) => discoverAll({ ...options, modes })))).flat()
+  const loads = (await Promise.all(lanes.map((modes) => discoverAll({ ...options, modes, fs })))).flat()
   const tokenizer = withCountCache(resolveTokenizer(options.tokenizer), options.countCache)
   const skills = await findSkills(INSTRUCTION_MODES, cwd, root, tokenizer)
-  const context = await createContext({ cwd: root, root, tokenizer: 'estimate' })
+  const context = await createContext({ cwd: root, root, tokenizer: 'estimate', fs })
   const dirs = [root, ...(await dirsBelow(context, root))]
   const never = await neverLoaded(await ruleFiles(root), loads, root, dirs)
   return {

@@ -1,5 +1,5 @@
-import { readdir } from 'node:fs/promises'
 import { join, sep } from 'node:path'
+import { listDir } from '../../fs-memo.js'
 import { groupDigits } from '../budget.js'
 import type { DiscoveryContext } from '../context.js'
 import type { RuleActivation } from '../discovery-options.js'
@@ -87,9 +87,10 @@ export const windsurfMode: ModeRules = {
     // AGENTS.md page (docs.windsurf.com/windsurf/cascade/agents-md): "Root directory: treated as an
     // always-on rule"; "Subdirectories: treated as a glob rule with an auto-generated pattern of
     // <directory>/**"; "Case insensitive: Both AGENTS.md and agents.md are recognized".
-    for (const path of await agentsFiles(root)) push(context, entries, await alwaysFile(context, path, root))
+    for (const path of await agentsFiles(context, root))
+      push(context, entries, await alwaysFile(context, path, root))
     for (const dir of below) {
-      for (const path of await agentsFiles(dir)) {
+      for (const path of await agentsFiles(context, dir)) {
         const loaded = await loadRuleFile(context, path, dir)
         if (loaded === undefined) continue
         context.activations.set(path, 'glob')
@@ -105,9 +106,9 @@ export const windsurfMode: ModeRules = {
 }
 
 /** The AGENTS.md files of a directory, their names matched as Windsurf matches them: without regard to case. */
-async function agentsFiles(dir: string): Promise<string[]> {
+async function agentsFiles(context: DiscoveryContext, dir: string): Promise<string[]> {
   try {
-    const names = await readdir(dir)
+    const names = (await listDir(context.fs, dir)).map((e) => e.name)
     return names
       .filter((name) => name.toLowerCase() === 'agents.md')
       .sort()
