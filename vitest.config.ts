@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
 // the built package, which `npm test` builds first.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
     setupFiles: ['test/setup/tokenizers.ts'],
     // Generous: a starved machine (one core shared with busy processes) must pass too.
     testTimeout: 240_000,

@@ -21,6 +21,7 @@ import { execFile, spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, parse } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs, promisify } from 'node:util'
 import { type HarnessTree, HOME, ROOT, TREES, withRoot } from '../../test/fixtures/harness/trees.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
@@ -44,7 +45,7 @@ async function buildTree(base: string, entries: Record<string, string>): Promise
 }
 
 /** Harnesses that walk up to the file-system root would read a stray AGENTS.md above the temp directory: refuse. */
-async function checkAncestors(dir: string): Promise<void> {
+export async function checkAncestors(dir: string): Promise<void> {
   const names = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD', 'GEMINI.md', 'CONTEXT.md']
   for (let d = dirname(dir); ; d = dirname(d)) {
     for (const name of names) {
@@ -57,7 +58,7 @@ async function checkAncestors(dir: string): Promise<void> {
   }
 }
 
-async function install(recorder: HarnessRecorder, dir: string): Promise<string> {
+export async function install(recorder: HarnessRecorder, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true })
   await writeFile(join(dir, 'package.json'), '{"private":true}\n')
   const spec = `${recorder.pkg}@${recorder.version}`
@@ -73,12 +74,14 @@ function toPlaceholders(text: string, root: string, home: string): string {
   return text.split(root).join(ROOT).split(home).join(HOME)
 }
 
-async function recordTree(
+/** Runs `recorder` once on `tree` and writes what it sent under `out/<mode>@<version>/` (default: the fixtures). */
+export async function recordTree(
   recorder: HarnessRecorder,
   bin: string,
   tree: HarnessTree,
   work: string,
   raw: boolean,
+  out: string = fixtures,
 ): Promise<void> {
   const base = await realpath(await mkdtemp(join(work, `${tree.name}-`)))
   const root = join(base, 'tree')
@@ -115,11 +118,11 @@ async function recordTree(
     await exited
     if (raw) await writeFile(join(base, 'requests.json'), JSON.stringify(mock.requests, null, 2))
     const parts = recorder.extract(request.body, tree)
-    const out = join(fixtures, `${recorder.mode}@${recorder.version}`)
-    await mkdir(out, { recursive: true })
+    const dir = join(out, `${recorder.mode}@${recorder.version}`)
+    await mkdir(dir, { recursive: true })
     for (const [placement, text] of Object.entries(parts))
-      await writeFile(join(out, `${tree.name}.${placement}.txt`), toPlaceholders(text, root, home))
-    await writeFile(join(out, `${tree.name}.parts.json`), `${JSON.stringify(Object.keys(parts))}\n`)
+      await writeFile(join(dir, `${tree.name}.${placement}.txt`), toPlaceholders(text, root, home))
+    await writeFile(join(dir, `${tree.name}.parts.json`), `${JSON.stringify(Object.keys(parts))}\n`)
     console.log(`  ${recorder.mode} ${tree.name}: ${Object.keys(parts).join(', ') || 'no instruction part'}`)
   } finally {
     await mock.close()
@@ -157,4 +160,5 @@ async function main(): Promise<void> {
   console.log(`fixtures in ${fixtures}: ${(await readdir(fixtures)).join(', ')}`)
 }
 
-await main()
+// Run as a script (`npx tsx scripts/record-harness/record.ts`); `follow.ts` imports the steps above.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
