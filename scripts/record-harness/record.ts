@@ -6,7 +6,7 @@
  * temporary directory that is deleted afterwards; nothing of them is
  * committed) and runs each one. Run it by hand after a harness release:
  *
- *   npx tsx scripts/record-harness/record.ts [--only pi,gemini] [--trees ruff] [--keep] [--raw]
+ *   npx tsx scripts/record-harness/record.ts [--only pi,gemini@0.61.0] [--trees ruff] [--keep] [--raw]
  *
  * For every harness and every tree of `test/fixtures/harness/trees.ts` it
  * builds the tree and an empty home in a temporary directory, points the
@@ -22,7 +22,14 @@ import { cp, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { dirname, join, parse } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
-import { type HarnessTree, HOME, ROOT, TREES, withRoot } from '../../test/fixtures/harness/trees.js'
+import {
+  type HarnessTree,
+  HOME,
+  ROOT,
+  recordedOn,
+  TREES,
+  withRoot,
+} from '../../test/fixtures/harness/trees.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
 import { startMockModelServer } from './mock-server.js'
 
@@ -69,6 +76,11 @@ async function install(recorder: HarnessRecorder, dir: string): Promise<string> 
   return join(dir, 'node_modules', ...recorder.bin.split('/'))
 }
 
+/** A recorder's fixture directory name: `pi@1.6.0`. */
+function recording(recorder: HarnessRecorder): string {
+  return `${recorder.mode}@${recorder.version}`
+}
+
 function toPlaceholders(text: string, root: string, home: string): string {
   return text.split(root).join(ROOT).split(home).join(HOME)
 }
@@ -91,7 +103,8 @@ async function recordTree(
   const cwd = join(root, ...tree.cwd.split('/').filter(Boolean))
   const mock = await startMockModelServer()
   try {
-    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url })
+    const harnessConfig = tree.harnessConfig?.[recorder.mode] ?? []
+    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url, harnessConfig })
     const [file, ...prefix] = recorder.native === true ? [bin] : [process.execPath, bin]
     const child = spawn(file!, [...prefix, ...args], {
       cwd,
@@ -115,7 +128,7 @@ async function recordTree(
     await exited
     if (raw) await writeFile(join(base, 'requests.json'), JSON.stringify(mock.requests, null, 2))
     const parts = recorder.extract(request.body, tree)
-    const out = join(fixtures, `${recorder.mode}@${recorder.version}`)
+    const out = join(fixtures, recording(recorder))
     await mkdir(out, { recursive: true })
     for (const [placement, text] of Object.entries(parts))
       await writeFile(join(out, `${tree.name}.${placement}.txt`), toPlaceholders(text, root, home))
@@ -144,10 +157,16 @@ async function main(): Promise<void> {
   const work = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-record-')))
   try {
     await checkAncestors(work)
-    for (const recorder of RECORDERS.filter((r) => only === undefined || only.includes(r.mode))) {
-      const bin = await install(recorder, join(work, 'packages', recorder.mode))
+    // --only takes modes (pi: every pi recorder) or recordings (pi@1.6.0).
+    const chosen = RECORDERS.filter(
+      (r) => only === undefined || only.includes(r.mode) || only.includes(recording(r)),
+    )
+    for (const recorder of chosen) {
+      const bin = await install(recorder, join(work, 'packages', recording(recorder)))
       // One harness at a time, one tree at a time: the machine may be small and busy.
-      for (const tree of TREES.filter((t) => trees === undefined || trees.includes(t.name)))
+      for (const tree of TREES.filter(
+        (t) => (trees === undefined || trees.includes(t.name)) && recordedOn(t, recording(recorder)),
+      ))
         await recordTree(recorder, bin, tree, work, raw)
     }
   } finally {

@@ -372,7 +372,15 @@ export interface HarnessProfileInfo {
   changes: string
   /** Where the behaviour was observed. */
   observed: string
-  behaviour: { agentsMd: boolean; lazyAgentsMd: boolean }
+  behaviour: {
+    agentsMd: boolean
+    lazyAgentsMd: boolean
+    /** pi 1.x (see `modes/profiles.ts`): absent is false. */
+    piOverride?: boolean
+    piSections?: boolean
+    piTrust?: boolean
+    piWorktree?: boolean
+  }
 }
 
 /** What `discoverInstructions` returns. */
@@ -429,6 +437,7 @@ export type InstructionReasonCode =
   | 'excluded-agent'
   | 'wrong-extension'
   | 'ignored'
+  | 'untrusted'
 
 /** What `explainInstructions` returns for one file. */
 export interface InstructionExplanation {
