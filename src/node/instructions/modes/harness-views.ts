@@ -241,7 +241,7 @@ function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPa
  * with its tools, rules and docs sections), `<addendum>`
  * (`APPEND_SYSTEM.md`), `<project_context>` (a line, then one
  * `<project_instructions path="…">` block per file, its text as read),
- * skills (not modelled: none are listed) and `<cwd>`. An empty
+ * skills (not reproduced: where pi would list some, the part is inexact) and `<cwd>`. An empty
  * `SYSTEM.md` or `APPEND_SYSTEM.md` counts as none, as in pi. No part
  * when neither a context file nor a prompt file is read.
  */
@@ -270,6 +270,8 @@ function piSections(context: DiscoveryContext, entries: readonly ViewEntry[]): H
       files: [...own, ...files],
       withheld,
       marks,
+      // Its <skills> section, when pi would send one, is not reproduced.
+      exact: context.unmodelled.length === 0,
     }),
   ]
 }

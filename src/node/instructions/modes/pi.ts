@@ -67,7 +67,9 @@ export const piMode: ModeRules = {
       const loaded = await loadFound(context, path, context.confinementFor(dir))
       if (loaded !== undefined) entries.push(await plannedEntry(context, loaded, 'project'))
     }
-    await promptFiles(context, behaviour?.piTrust === true ? await projectTrust(context) : undefined)
+    const trust = behaviour?.piTrust === true ? await projectTrust(context) : undefined
+    await promptFiles(context, trust)
+    if (behaviour?.piSections === true) await skillPlaces(context, trust?.trusted ?? true)
     return { entries, cap: optionalCap(context) }
   },
 }
@@ -121,4 +123,37 @@ async function promptFiles(context: DiscoveryContext, trust: Trust | undefined):
       break
     }
   }
+}
+
+/**
+ * pi 1.x lists skills in a `<skills>` section between the context files and
+ * `<cwd>` (`core/package-manager`, `core/skills` of 1.6.0): those of
+ * `~/.pi/agent/skills` and `~/.agents/skills`, and in a trusted project
+ * those of `.pi/skills` and of `.agents/skills` from cwd up to the git
+ * root. That section is not reproduced: where one of these directories
+ * exists, the view says so and is marked inexact.
+ */
+async function skillPlaces(context: DiscoveryContext, trusted: boolean): Promise<void> {
+  const userAgents = join(context.home, '.agents', 'skills')
+  const places = [join(context.home, '.pi', 'agent', 'skills'), userAgents]
+  if (trusted) {
+    places.push(join(context.cwd, '.pi', 'skills'))
+    const top = context.gitRoot ?? context.fsRoot
+    for (const dir of dirsDown(top, context.cwd).reverse()) {
+      const place = join(dir, '.agents', 'skills')
+      if (place !== userAgents) places.push(place)
+    }
+  }
+  const found: string[] = []
+  for (const place of places)
+    if ((await context.fs.stat(place).catch(() => undefined))?.kind === 'directory') found.push(place)
+  if (found.length === 0) return
+  const where = found.map((dir) => context.display(dir)).join(', ')
+  context.unmodelled.push(`the skills of ${where}`)
+  context.report(
+    'harness-config',
+    `pi lists the skills of ${where} in a <skills> section before <cwd>; this view leaves that section out, so it is not exact.`,
+    found[0],
+    'info',
+  )
 }

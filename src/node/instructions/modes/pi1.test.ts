@@ -102,6 +102,27 @@ describe('pi 1.x harness view', () => {
   })
 })
 
+describe('pi 1.x skills', () => {
+  it("says its <skills> section is not reproduced and marks the part inexact, for a trusted project's .agents/skills", async () => {
+    const repo = await fixtureTree({
+      '.git': { dir: true },
+      'AGENTS.md': 'agents\n',
+      '.agents/skills/lint/SKILL.md': '---\nname: lint\ndescription: Lints.\n---\nRun it.\n',
+      'pkg/AGENTS.md': 'pkg\n',
+    })
+    const options = { cwd: join(repo, 'pkg'), home: await emptyHome(), fsRoot: repo, ...NEW }
+    const untrusted = await discoverInstructions(options)
+    expect(untrusted.harness.parts[0]!.exact).toBe(true)
+    const trusted = await discoverInstructions({ ...options, harnessConfig: ['trust=yes'] })
+    expect(trusted.harness.parts[0]!.exact).toBe(false)
+    expect(trusted.diagnostics.map((d) => d.message)).toEqual([
+      'pi lists the skills of .agents/skills in a <skills> section before <cwd>; this view leaves that section out, so it is not exact.',
+    ])
+    const home = await fixtureTree({ '.pi/agent/skills/x/SKILL.md': '---\ndescription: x\n---\n' })
+    expect((await discoverInstructions({ ...options, home })).harness.parts[0]!.exact).toBe(false)
+  })
+})
+
 describe('pi 1.x project trust', () => {
   const project = {
     '.git': { dir: true },
