@@ -241,14 +241,15 @@ function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPa
  * with its tools, rules and docs sections), `<addendum>`
  * (`APPEND_SYSTEM.md`), `<project_context>` (a line, then one
  * `<project_instructions path="…">` block per file, its text as read),
- * skills (not reproduced: where pi would list some, the part is inexact) and `<cwd>`. An empty
+ * `<skills>` (see `pi-skills.ts`) and `<cwd>`. An empty
  * `SYSTEM.md` or `APPEND_SYSTEM.md` counts as none, as in pi. No part
- * when neither a context file nor a prompt file is read.
+ * when neither a context file, a prompt file nor a skill is read.
  */
 function piSections(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
   const replace = context.promptFiles.replace?.text ? context.promptFiles.replace : undefined
   const append = context.promptFiles.append?.text ? context.promptFiles.append : undefined
-  if (entries.length === 0 && replace === undefined && append === undefined) return []
+  if (entries.length === 0 && replace === undefined && append === undefined && context.piSkills === undefined)
+    return []
   const marks = replace === undefined ? [markOf(context, PI_BASE)] : []
   const sections = [replace?.text ?? marks[0]!.mark]
   if (append !== undefined) sections.push(`<addendum>\n${append.text}\n</addendum>`)
@@ -259,6 +260,7 @@ function piSections(context: DiscoveryContext, entries: readonly ViewEntry[]): H
     const body = ['Project-specific instructions and guidelines:', ...blocks].join('\n\n')
     sections.push(`<project_context>\n${body}\n</project_context>`)
   }
+  if (context.piSkills !== undefined) sections.push(`<skills>\n${context.piSkills}\n</skills>`)
   sections.push(`<cwd>\n${context.cwd.replace(/\\/g, '/')}\n</cwd>`)
   const { files, withheld } = carried(entries)
   const own = [replace?.path, append?.path].filter((p) => p !== undefined)

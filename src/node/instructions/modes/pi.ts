@@ -3,6 +3,7 @@ import type { DiscoveryContext } from '../context.js'
 import { dirsDown } from '../git-root.js'
 import { firstPresent, type ModeRules, optionalCap, type PlannedEntry, plannedEntry } from '../plan.js'
 import { isFile, loadFound } from '../read.js'
+import { piSkillsSection } from './pi-skills.js'
 import { projectTrust, type Trust } from './pi-trust.js'
 import { shadowedRootFile } from './pi-worktree.js'
 
@@ -69,7 +70,7 @@ export const piMode: ModeRules = {
     }
     const trust = behaviour?.piTrust === true ? await projectTrust(context) : undefined
     await promptFiles(context, trust)
-    if (behaviour?.piSections === true) await skillPlaces(context, trust?.trusted ?? true)
+    if (behaviour?.piSections === true) await skills(context, trust?.trusted ?? true)
     return { entries, cap: optionalCap(context) }
   },
 }
@@ -127,33 +128,21 @@ async function promptFiles(context: DiscoveryContext, trust: Trust | undefined):
 
 /**
  * pi 1.x lists skills in a `<skills>` section between the context files and
- * `<cwd>` (`core/package-manager`, `core/skills` of 1.6.0): those of
- * `~/.pi/agent/skills` and `~/.agents/skills`, and in a trusted project
- * those of `.pi/skills` and of `.agents/skills` from cwd up to the git
- * root. That section is not reproduced: where one of these directories
- * exists, the view says so and is marked inexact.
+ * `<cwd>` (see `pi-skills.ts`); the view carries it. Past the search's
+ * bound the view says the section is not reproduced and is inexact.
  */
-async function skillPlaces(context: DiscoveryContext, trusted: boolean): Promise<void> {
-  const userAgents = join(context.home, '.agents', 'skills')
-  const places = [join(context.home, '.pi', 'agent', 'skills'), userAgents]
-  if (trusted) {
-    places.push(join(context.cwd, '.pi', 'skills'))
-    const top = context.gitRoot ?? context.fsRoot
-    for (const dir of dirsDown(top, context.cwd).reverse()) {
-      const place = join(dir, '.agents', 'skills')
-      if (place !== userAgents) places.push(place)
-    }
+async function skills(context: DiscoveryContext, trusted: boolean): Promise<void> {
+  const section = await piSkillsSection(context, trusted)
+  if (section === undefined) return
+  if (section !== 'unmodelled') {
+    context.piSkills = section.text
+    return
   }
-  const found: string[] = []
-  for (const place of places)
-    if ((await context.fs.stat(place).catch(() => undefined))?.kind === 'directory') found.push(place)
-  if (found.length === 0) return
-  const where = found.map((dir) => context.display(dir)).join(', ')
-  context.unmodelled.push(`the skills of ${where}`)
+  context.unmodelled.push('its skills')
   context.report(
     'harness-config',
-    `pi lists the skills of ${where} in a <skills> section before <cwd>; this view leaves that section out, so it is not exact.`,
-    found[0],
+    'pi lists skills in a <skills> section before <cwd>; there are too many skill directories to follow here, so this view leaves that section out and is not exact.',
+    undefined,
     'info',
   )
 }

@@ -103,23 +103,70 @@ describe('pi 1.x harness view', () => {
 })
 
 describe('pi 1.x skills', () => {
-  it("says its <skills> section is not reproduced and marks the part inexact, for a trusted project's .agents/skills", async () => {
+  const skill = (description: string, more = '') => `---\n${more}description: ${description}\n---\nBody.\n`
+  const entry = (name: string, description: string, path: string) =>
+    `  <skill>\n    <name>${name}</name>\n    <description>${description}</description>\n    <location>${path}</location>\n  </skill>\n`
+
+  it("lists a trusted project's skills, then the user's, in <skills> before <cwd>", async () => {
     const repo = await fixtureTree({
       '.git': { dir: true },
       'AGENTS.md': 'agents\n',
-      '.agents/skills/lint/SKILL.md': '---\nname: lint\ndescription: Lints.\n---\nRun it.\n',
-      'pkg/AGENTS.md': 'pkg\n',
+      '.pi/skills/deploy/SKILL.md': skill('Ships <it> & more.', 'name: ship\n'),
+      '.pi/skills/top.md': skill('Top file.'),
+      '.pi/skills/plain.md': 'no front matter\n',
+      '.pi/skills/.gitignore': 'skipped/\n',
+      '.pi/skills/skipped/SKILL.md': skill('Ignored.'),
+      '.agents/skills/top.md': skill('Not read at the top.'),
+      '.agents/skills/group/extra.md': skill('Below the top.'),
+      '.agents/skills/other/SKILL.md': skill('Loses its name.', 'name: ship\n'),
+      '.agents/skills/quiet/SKILL.md': skill('Hidden.', 'disable-model-invocation: true\n'),
     })
-    const options = { cwd: join(repo, 'pkg'), home: await emptyHome(), fsRoot: repo, ...NEW }
-    const untrusted = await discoverInstructions(options)
-    expect(untrusted.harness.parts[0]!.exact).toBe(true)
+    const home = await fixtureTree({ '.pi/agent/skills/review/SKILL.md': skill('Reviews.') })
+    const options = { cwd: repo, home, fsRoot: repo, ...NEW }
     const trusted = await discoverInstructions({ ...options, harnessConfig: ['trust=yes'] })
-    expect(trusted.harness.parts[0]!.exact).toBe(false)
-    expect(trusted.diagnostics.map((d) => d.message)).toEqual([
-      'pi lists the skills of .agents/skills in a <skills> section before <cwd>; this view leaves that section out, so it is not exact.',
+    const review = entry('review', 'Reviews.', join(home, '.pi/agent/skills/review/SKILL.md'))
+    expect(trusted.harness.parts[0]!.text).toContain(
+      '</project_context>\n\n<skills>\nThe following skills provide specialized instructions for specific tasks.\n' +
+        "Use the read tool to load a skill's file when the task matches its description.\n" +
+        "Resolve relative paths against the skill's directory (parent of SKILL.md). Use absolute paths in tool calls.\n\n" +
+        '<available_skills>\n' +
+        entry('ship', 'Ships &lt;it&gt; &amp; more.', join(repo, '.pi/skills/deploy/SKILL.md')) +
+        entry('skills', 'Top file.', join(repo, '.pi/skills/top.md')) +
+        entry('group', 'Below the top.', join(repo, '.agents/skills/group/extra.md')) +
+        review +
+        `</available_skills>\n</skills>\n\n<cwd>\n${repo}\n</cwd>`,
+    )
+    // Untrusted (no decision saved): only the user's skills.
+    const untrusted = (await discoverInstructions(options)).harness.parts[0]!.text
+    expect(untrusted).toContain(`<available_skills>\n${review}</available_skills>`)
+  })
+
+  it('past 500 skill directories leaves the section out, says so and marks the part inexact', async () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 501 }, (_, i) => [`.pi/agent/skills/d${i}/notes.txt`, 'x\n'] as const),
+    )
+    const repo = await fixtureTree({ '.git': { dir: true }, 'AGENTS.md': 'agents\n' })
+    const found = await discoverInstructions({
+      cwd: repo,
+      home: await fixtureTree(many),
+      fsRoot: repo,
+      ...NEW,
+    })
+    expect(found.harness.parts[0]!).toMatchObject({ exact: false })
+    expect(found.harness.parts[0]!.text).not.toContain('<skills>')
+    expect(found.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('too many skill directories'),
     ])
-    const home = await fixtureTree({ '.pi/agent/skills/x/SKILL.md': '---\ndescription: x\n---\n' })
-    expect((await discoverInstructions({ ...options, home })).harness.parts[0]!.exact).toBe(false)
+  })
+
+  it('sends skills alone when no file is read; 0.73.1 views leave them out', async () => {
+    const repo = await fixtureTree({ '.git': { dir: true } })
+    const home = await fixtureTree({ '.pi/agent/skills/review/SKILL.md': skill('Reviews.') })
+    const options = { cwd: repo, home, fsRoot: repo }
+    const [part] = (await discoverInstructions({ ...options, ...NEW })).harness.parts
+    expect(part!.compared).toMatch(/^\n\n<skills>\n[\s\S]*<\/skills>\n\n<cwd>\n/)
+    expect(part!.files).toEqual([])
+    expect((await discoverInstructions({ ...options, ...OLD })).harness.parts).toEqual([])
   })
 })
 
