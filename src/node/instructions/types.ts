@@ -359,6 +359,8 @@ export interface WithheldMark {
 export interface HarnessView {
   mode: InstructionMode
   parts: HarnessPart[]
+  /** What a reader of the view must know, in sentences (pi 1.x: the view is the untrusted one); absent when nothing. */
+  notes?: string[]
 }
 
 /** The version profile a harness mode ran with (SPEC §6 version profiles). */

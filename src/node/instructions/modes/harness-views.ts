@@ -370,5 +370,5 @@ export function harnessView(
               : mode === 'sysprompt'
                 ? sysprompt(context, entries, text)
                 : convention(context, entries, late, text)
-  return { mode, parts }
+  return context.viewNotes.length === 0 ? { mode, parts } : { mode, parts, notes: [...context.viewNotes] }
 }

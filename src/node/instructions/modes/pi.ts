@@ -91,13 +91,11 @@ async function promptFiles(context: DiscoveryContext, trust: Trust | undefined):
     const user = join(context.home, '.pi', 'agent', name)
     if (trust !== undefined && !trust.trusted && (await isFile(context, project))) {
       context.skip(project, 'untrusted', `pi does not trust this project: ${trust.why}`)
-      if (!said)
-        context.report(
-          'harness-config',
-          `pi reads ${context.display(project)} only in a trusted project, and does not trust this one: ${trust.why}. This view is the untrusted one.`,
-          project,
-          'info',
-        )
+      if (!said) {
+        const words = `pi reads ${context.display(project)} only in a trusted project, and does not trust this one: ${trust.why}. This view is the untrusted one.`
+        context.report('harness-config', words, project, 'info')
+        context.viewNotes.push(words)
+      }
       said = true
     }
     const usable = trust === undefined || trust.trusted
@@ -139,10 +137,8 @@ async function skills(context: DiscoveryContext, trusted: boolean): Promise<void
     return
   }
   context.unmodelled.push('its skills')
-  context.report(
-    'harness-config',
-    'pi lists skills in a <skills> section before <cwd>; there are too many skill directories to follow here, so this view leaves that section out and is not exact.',
-    undefined,
-    'info',
-  )
+  const words =
+    'pi lists skills in a <skills> section before <cwd>; there are too many skill directories to follow here, so this view leaves that section out and is not exact.'
+  context.report('harness-config', words, undefined, 'info')
+  context.viewNotes.push(words)
 }

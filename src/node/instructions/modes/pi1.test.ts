@@ -196,6 +196,7 @@ describe('pi 1.x project trust', () => {
         message: expect.stringContaining('This view is the untrusted one'),
       }),
     ])
+    expect(found.harness.notes).toEqual([found.diagnostics[0]!.message])
     expect(await explainInstructions({ ...options, file: '.pi/APPEND_SYSTEM.md' })).toMatchObject({
       status: 'skipped',
       code: 'untrusted',
