@@ -6,7 +6,12 @@
  * temporary directory that is deleted afterwards; nothing of them is
  * committed) and runs each one. Run it by hand after a harness release:
  *
+ *   eval "$(bash scripts/node.sh 22)"   # pi 1.x needs Node 22.19 or later; harnesses run on this Node
  *   npx tsx scripts/record-harness/record.ts [--only pi,gemini@0.61.0] [--trees ruff] [--keep] [--raw]
+ *
+ * `--only` takes modes (`pi`: every pi recorder, 0.73.1 and 1.6.0) or
+ * recordings (`pi@1.6.0`); a tree that names its `recordings` is recorded
+ * only by those.
  *
  * For every harness and every tree of `test/fixtures/harness/trees.ts` it
  * builds the tree and an empty home in a temporary directory, points the
