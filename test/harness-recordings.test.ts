@@ -8,7 +8,7 @@ import {
   type InstructionMode,
 } from '../src/node/instructions/index.js'
 import { matchesAroundMarks } from '../src/node/instructions/withheld.js'
-import { HOME, ROOT, TREES, withRoot } from './fixtures/harness/trees.js'
+import { HOME, ROOT, recordedOn, TREES, withRoot } from './fixtures/harness/trees.js'
 
 // Each mode's harness view against what the published harness really sent on
 // the same tree, byte for byte. The recordings come from
@@ -31,7 +31,10 @@ async function build(base: string, entries: Record<string, string>): Promise<voi
 
 const recorded = (await readdir(fixtures, { withFileTypes: true }))
   .filter((e) => e.isDirectory() && /^[a-z]+@[\w.-]+$/.test(e.name))
-  .map((e) => ({ dir: e.name, mode: e.name.split('@')[0] as InstructionMode }))
+  .map((e) => {
+    const [mode, version] = e.name.split('@') as [InstructionMode, string]
+    return { dir: e.name, mode, version }
+  })
 
 describe('harness views match the recorded harnesses', () => {
   it('has recordings, each of a known mode', () => {
@@ -39,8 +42,8 @@ describe('harness views match the recorded harnesses', () => {
     for (const r of recorded) expect(INSTRUCTION_MODES).toContain(r.mode)
   })
 
-  for (const { dir, mode } of recorded) {
-    for (const tree of TREES) {
+  for (const { dir, mode, version } of recorded) {
+    for (const tree of TREES.filter((t) => recordedOn(t, dir))) {
       it(`${dir}: ${tree.name}`, async () => {
         const partsFile = join(fixtures, dir, `${tree.name}.parts.json`)
         const placements: string[] = JSON.parse(await readFile(partsFile, 'utf8'))
@@ -53,7 +56,15 @@ describe('harness views match the recorded harnesses', () => {
         await build(root, tree.files)
         await build(home, withRoot(tree.home, root))
         const cwd = join(root, ...tree.cwd.split('/').filter(Boolean))
-        const found = await discoverInstructions({ cwd, home, mode, fsRoot: root })
+        // Each recording against the mode at its version (`pi@0.73.1` and `pi@1.6.0` are both kept).
+        const found = await discoverInstructions({
+          cwd,
+          home,
+          mode,
+          fsRoot: root,
+          harnessVersion: version,
+          ...(tree.harnessConfig?.[mode] && { harnessConfig: tree.harnessConfig[mode] }),
+        })
         const view = found.harness.parts
         expect(view.map((p) => p.placement)).toEqual(placements)
         for (const part of view) {

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { compareVersions } from '../../src/node/instructions/modes/profiles.js'
-import { TREES } from '../../test/fixtures/harness/trees.js'
+import { recordedOn, TREES } from '../../test/fixtures/harness/trees.js'
 import { firstRecordingDifference, type Recordings } from './compare.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
 import { checkAncestors, install, recordTree } from './record.js'
@@ -75,7 +75,10 @@ async function main(): Promise<void> {
       const out = values.write === true ? fixtures : join(work, 'recordings')
       try {
         const bin = await install(recorder, join(work, 'packages', recorder.mode))
-        for (const tree of TREES) await recordTree(recorder, bin, tree, work, false, out)
+        // The trees the modelled version was recorded on, so the two sets compare.
+        const modelledOn = `${modelled.mode}@${modelled.version}`
+        for (const tree of TREES.filter((t) => recordedOn(t, modelledOn)))
+          await recordTree(recorder, bin, tree, work, false, out)
       } catch (error) {
         // A release that no longer runs as the recorder drives it is a difference too.
         lines.push(`${label}: could not be recorded: ${(error as Error).message.split('\n')[0]}`)

@@ -8,6 +8,8 @@ export interface RunSetup {
   home: string
   cwd: string
   mockUrl: string
+  /** The tree's `harnessConfig` for this mode (`trust=yes`), which the harness gets as its own flags. */
+  harnessConfig: readonly string[]
 }
 
 /** How to install, run and read one published harness. */
@@ -42,20 +44,7 @@ const pi: HarnessRecorder = {
   version: '0.73.1',
   bin: '@mariozechner/pi-coding-agent/dist/cli.js',
   async prepare({ home, mockUrl }) {
-    const dir = join(home, '.pi', 'agent')
-    await mkdir(dir, { recursive: true })
-    const models = {
-      providers: {
-        mock: {
-          baseUrl: `${mockUrl}/v1`,
-          api: 'openai-completions',
-          apiKey: 'mock',
-          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-          models: [{ id: 'mock-model' }],
-        },
-      },
-    }
-    await writeFile(join(dir, 'models.json'), JSON.stringify(models, null, 2))
+    await piModels(home, mockUrl)
     return {
       args: ['-p', 'hello', '--provider', 'mock', '--model', 'mock-model', '--no-session', '--no-extensions'],
       env: {},
@@ -73,6 +62,76 @@ const pi: HarnessRecorder = {
     if (at === -1) return {}
     const end = text.indexOf('\nCurrent date:', at)
     return { 'system-prompt': text.slice(at, end === -1 ? undefined : end) }
+  },
+}
+
+/** pi's models file: one OpenAI-compatible provider at the mock (the same for 0.73.1 and 1.x). */
+async function piModels(home: string, mockUrl: string): Promise<void> {
+  const dir = join(home, '.pi', 'agent')
+  await mkdir(dir, { recursive: true })
+  const models = {
+    providers: {
+      mock: {
+        baseUrl: `${mockUrl}/v1`,
+        api: 'openai-completions',
+        apiKey: 'mock',
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: [{ id: 'mock-model' }],
+      },
+    },
+  }
+  await writeFile(join(dir, 'models.json'), JSON.stringify(models, null, 2))
+}
+
+/** The start of pi 1.x's own preamble (when no SYSTEM.md stands in for it). */
+const PI1_PREAMBLE = 'You are a coding assistant running inside pi, '
+
+/**
+ * pi 1.x, from the package `@earendil-works/pi-coding-agent` (Node 22.19 or
+ * later): its prompt is sections joined by a blank line. The part starts
+ * after its own preamble, tools, rules and docs (what the view marks), or
+ * at the top when a SYSTEM.md stands in for them, and runs to the end
+ * (`<cwd>` is last); no part when nothing of the project or the user's
+ * files follows (only `<cwd>`). `trust=yes|no` in the tree's harnessConfig
+ * becomes `--approve` / `--no-approve`.
+ */
+const pi1: HarnessRecorder = {
+  mode: 'pi',
+  pkg: '@earendil-works/pi-coding-agent',
+  version: '1.6.0',
+  bin: '@earendil-works/pi-coding-agent/dist/bundle/cli.js',
+  async prepare({ home, mockUrl, harnessConfig }) {
+    await piModels(home, mockUrl)
+    const trust = harnessConfig.includes('trust=yes')
+      ? ['--approve']
+      : harnessConfig.includes('trust=no')
+        ? ['--no-approve']
+        : []
+    return {
+      args: [
+        '-p',
+        'hello',
+        '--provider',
+        'mock',
+        '--model',
+        'mock-model',
+        '--no-session',
+        '--no-extensions',
+        ...trust,
+      ],
+      env: { PI_OFFLINE: '1' },
+    }
+  },
+  request: (path) => path.includes('/chat/completions'),
+  extract(body) {
+    const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? []
+    const system = messages.find((m) => m.role === 'system' || m.role === 'developer')
+    const text = typeof system?.content === 'string' ? system.content : ''
+    if (!text.startsWith(PI1_PREAMBLE)) return text.length === 0 ? {} : { 'system-prompt': text }
+    const docs = text.indexOf('\n</docs>')
+    if (docs === -1) return {}
+    const rest = text.slice(docs + '\n</docs>'.length)
+    return rest.startsWith('\n\n<cwd>\n') ? {} : { 'system-prompt': rest }
   },
 }
 
@@ -234,4 +293,4 @@ const opencode: HarnessRecorder = {
 }
 
 /** Every harness the script can record. */
-export const RECORDERS: readonly HarnessRecorder[] = [pi, gemini, claude, codex, opencode]
+export const RECORDERS: readonly HarnessRecorder[] = [pi, pi1, gemini, claude, codex, opencode]

@@ -6,7 +6,12 @@
  * temporary directory that is deleted afterwards; nothing of them is
  * committed) and runs each one. Run it by hand after a harness release:
  *
- *   npx tsx scripts/record-harness/record.ts [--only pi,gemini] [--trees ruff] [--keep] [--raw]
+ *   eval "$(bash scripts/node.sh 22)"   # pi 1.x needs Node 22.19 or later; harnesses run on this Node
+ *   npx tsx scripts/record-harness/record.ts [--only pi,gemini@0.61.0] [--trees ruff] [--keep] [--raw]
+ *
+ * `--only` takes modes (`pi`: every pi recorder, 0.73.1 and 1.6.0) or
+ * recordings (`pi@1.6.0`); a tree that names its `recordings` is recorded
+ * only by those.
  *
  * For every harness and every tree of `test/fixtures/harness/trees.ts` it
  * builds the tree and an empty home in a temporary directory, points the
@@ -23,7 +28,14 @@ import { tmpdir } from 'node:os'
 import { dirname, join, parse } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs, promisify } from 'node:util'
-import { type HarnessTree, HOME, ROOT, TREES, withRoot } from '../../test/fixtures/harness/trees.js'
+import {
+  type HarnessTree,
+  HOME,
+  ROOT,
+  recordedOn,
+  TREES,
+  withRoot,
+} from '../../test/fixtures/harness/trees.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
 import { startMockModelServer } from './mock-server.js'
 
@@ -70,6 +82,11 @@ export async function install(recorder: HarnessRecorder, dir: string): Promise<s
   return join(dir, 'node_modules', ...recorder.bin.split('/'))
 }
 
+/** A recorder's fixture directory name: `pi@1.6.0`. */
+function recording(recorder: HarnessRecorder): string {
+  return `${recorder.mode}@${recorder.version}`
+}
+
 function toPlaceholders(text: string, root: string, home: string): string {
   return text.split(root).join(ROOT).split(home).join(HOME)
 }
@@ -94,7 +111,8 @@ export async function recordTree(
   const cwd = join(root, ...tree.cwd.split('/').filter(Boolean))
   const mock = await startMockModelServer()
   try {
-    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url })
+    const harnessConfig = tree.harnessConfig?.[recorder.mode] ?? []
+    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url, harnessConfig })
     const [file, ...prefix] = recorder.native === true ? [bin] : [process.execPath, bin]
     const child = spawn(file!, [...prefix, ...args], {
       cwd,
@@ -118,7 +136,7 @@ export async function recordTree(
     await exited
     if (raw) await writeFile(join(base, 'requests.json'), JSON.stringify(mock.requests, null, 2))
     const parts = recorder.extract(request.body, tree)
-    const dir = join(out, `${recorder.mode}@${recorder.version}`)
+    const dir = join(out, recording(recorder))
     await mkdir(dir, { recursive: true })
     for (const [placement, text] of Object.entries(parts))
       await writeFile(join(dir, `${tree.name}.${placement}.txt`), toPlaceholders(text, root, home))
@@ -147,10 +165,16 @@ async function main(): Promise<void> {
   const work = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-record-')))
   try {
     await checkAncestors(work)
-    for (const recorder of RECORDERS.filter((r) => only === undefined || only.includes(r.mode))) {
-      const bin = await install(recorder, join(work, 'packages', recorder.mode))
+    // --only takes modes (pi: every pi recorder) or recordings (pi@1.6.0).
+    const chosen = RECORDERS.filter(
+      (r) => only === undefined || only.includes(r.mode) || only.includes(recording(r)),
+    )
+    for (const recorder of chosen) {
+      const bin = await install(recorder, join(work, 'packages', recording(recorder)))
       // One harness at a time, one tree at a time: the machine may be small and busy.
-      for (const tree of TREES.filter((t) => trees === undefined || trees.includes(t.name)))
+      for (const tree of TREES.filter(
+        (t) => (trees === undefined || trees.includes(t.name)) && recordedOn(t, recording(recorder)),
+      ))
         await recordTree(recorder, bin, tree, work, raw)
     }
   } finally {

@@ -73,3 +73,28 @@ describe('harness view', () => {
     expect(bad.code).toBe(2)
   })
 })
+
+describe('pi project trust', () => {
+  it('shows the untrusted view of a project with .pi/SYSTEM.md and says so on stderr; trust=yes shows the trusted one', async () => {
+    const repo = await makeGitDir('pi-trust')
+    await write(join(repo, 'AGENTS.md'), 'Root rules.\n')
+    await write(join(repo, '.pi', 'SYSTEM.md'), 'Project system.\n')
+    const [untrusted, trusted, old] = await Promise.all([
+      cli(['show', '--mode', 'pi', '--as-harness', ...fast], { cwd: repo }),
+      cli(['show', '--mode', 'pi', '--as-harness', '--harness-config', 'trust=yes', ...fast], { cwd: repo }),
+      cli(['show', '--mode', 'pi@0.73.1', '--as-harness', ...fast], { cwd: repo }),
+    ])
+    expect(untrusted.code).toBe(0)
+    expect(untrusted.stdout).toMatch(
+      /^=== pi: system prompt, system role, \d+ tokens ===\n\[pi base prompt: \d+ tokens\]\n\n<project_context>\n/,
+    )
+    expect(untrusted.stdout).toContain(
+      `<project_instructions path="${join(repo, 'AGENTS.md')}">\nRoot rules.\n\n</project_instructions>`,
+    )
+    expect(untrusted.stdout).toContain(`<cwd>\n${repo}\n</cwd>\n`)
+    expect(untrusted.stderr).toContain('This view is the untrusted one')
+    expect(trusted.stdout).toMatch(/===\nProject system\.\n\n\n<project_context>\n/)
+    expect(trusted.stderr).toBe('')
+    expect(old.stdout).toContain('Project system.\n\n\n# Project Context\n')
+  })
+})

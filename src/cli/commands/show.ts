@@ -114,6 +114,8 @@ export function registerShow(program: Command, ctx: CommandContext): void {
             `--as-harness prints text or JSON, not ${format}`,
             'drop --format or use --json',
           )
+        // What the view's reader must know (pi: the untrusted view) goes to stderr: stdout stays the harness's text.
+        for (const note of project.discovery.harness.notes ?? []) print.warn(note)
         if (format === 'json') print.out(json(project.discovery.harness))
         else text(harnessText(project))
         ctx.exit(EXIT.ok)

@@ -61,6 +61,12 @@ export class DiscoveryContext {
    * and `APPEND_SYSTEM.md`), as the harness sends them.
    */
   readonly promptFiles: { replace?: PromptFile; append?: PromptFile } = {}
+  /** What the harness sends besides the files that its view does not reproduce (pi 1.x's skills), in words: the view is then inexact. */
+  readonly unmodelled: string[] = []
+  /** Sentences the harness view carries as its `notes` (pi 1.x: the view is the untrusted one). */
+  readonly viewNotes: string[] = []
+  /** pi 1.x's `<skills>` section text (inside its tags), when pi lists skills. */
+  piSkills: string | undefined
   /** The version profile of the harness (null in `sysprompt` mode). */
   profile: HarnessProfileInfo | null = null
   /** What set the byte cap when a harness setting did (Codex's `project_doc_max_bytes`), in words. */

@@ -216,6 +216,8 @@ export interface WithheldMark {
 export interface HarnessView {
   mode: InstructionMode
   parts: HarnessPart[]
+  /** What a reader of the view must know, in sentences (pi 1.x: the view is the untrusted one); absent when nothing. */
+  notes?: string[]
 }
 
 /** The version profile a harness mode ran with (SPEC §6 version profiles). */
@@ -231,7 +233,15 @@ export interface HarnessProfileInfo {
   changes: string
   /** Where the behaviour was observed. */
   observed: string
-  behaviour: { agentsMd: boolean; lazyAgentsMd: boolean }
+  behaviour: {
+    agentsMd: boolean
+    lazyAgentsMd: boolean
+    /** pi 1.x (see `modes/profiles.ts`): absent is false. */
+    piOverride?: boolean
+    piSections?: boolean
+    piTrust?: boolean
+    piWorktree?: boolean
+  }
 }
 
 /** What `discoverInstructions` returns. */
@@ -288,6 +298,7 @@ export type InstructionReasonCode =
   | 'excluded-agent'
   | 'wrong-extension'
   | 'ignored'
+  | 'untrusted'
 
 /** What `explainInstructions` returns for one file. */
 export interface InstructionExplanation {

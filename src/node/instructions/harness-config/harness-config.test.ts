@@ -309,6 +309,7 @@ describe('claude configuration', () => {
   })
 })
 
+// pi 0.73.1: no project trust yet, and the prompt as one text with headings.
 describe('pi prompt files', () => {
   it('puts SYSTEM.md in place of the base prompt and APPEND_SYSTEM.md after it, before the context files', async () => {
     const repo = await fixtureTree({
@@ -320,7 +321,13 @@ describe('pi prompt files', () => {
       '.pi/agent/APPEND_SYSTEM.md': 'Also this.\n',
       '.pi/agent/SYSTEM.md': 'lost\n',
     })
-    const found = await discoverInstructions({ cwd: repo, home, mode: 'pi', fsRoot: repo })
+    const found = await discoverInstructions({
+      cwd: repo,
+      home,
+      mode: 'pi',
+      harnessVersion: '0.73.1',
+      fsRoot: repo,
+    })
     const [part] = found.harness.parts
     expect(part!.text).toBe(
       `You are mine.\n\n\nAlso this.\n\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n## ${join(repo, 'AGENTS.md')}\n\nagents\n\n\n`,
@@ -334,6 +341,7 @@ describe('pi prompt files', () => {
       cwd: repo,
       home,
       mode: 'pi',
+      harnessVersion: '0.73.1',
       fsRoot: repo,
       file: join(home, '.pi/agent/SYSTEM.md'),
     })
@@ -342,7 +350,16 @@ describe('pi prompt files', () => {
       reason: ".pi/SYSTEM.md is used instead: pi reads the project's SYSTEM.md first",
     })
     const why = async (file: string) =>
-      (await explainInstructions({ cwd: repo, home, mode: 'pi', fsRoot: repo, file })).reason
+      (
+        await explainInstructions({
+          cwd: repo,
+          home,
+          mode: 'pi',
+          harnessVersion: '0.73.1',
+          fsRoot: repo,
+          file,
+        })
+      ).reason
     expect(await why(join(repo, '.pi/SYSTEM.md'))).toBe("it replaces pi's base prompt (SYSTEM.md in .pi)")
     expect(await why(join(home, '.pi/agent/APPEND_SYSTEM.md'))).toBe(
       "it is appended to pi's base prompt (APPEND_SYSTEM.md in ~/.pi/agent)",

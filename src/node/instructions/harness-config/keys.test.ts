@@ -29,8 +29,11 @@ describe('parseHarnessOverride', () => {
       error:
         '--harness-config: unknown key "context.fileName"; codex mode accepts project_doc_max_bytes, project_doc_fallback_filenames',
     })
-    expect(parseHarnessOverride('x=1', 'pi')).toMatchObject({
-      error: expect.stringContaining('pi mode accepts no keys'),
+    expect(parseHarnessOverride('x=1', 'cursor')).toMatchObject({
+      error: expect.stringContaining('cursor mode accepts no keys'),
+    })
+    expect(parseHarnessOverride('trust=maybe', 'pi')).toMatchObject({
+      error: '--harness-config trust: expected one of yes, no',
     })
     expect(parseHarnessOverride('project_doc_max_bytes=-1', 'codex')).toMatchObject({
       error: '--harness-config project_doc_max_bytes: expected a whole number of bytes from 0 to 2147483647',

@@ -56,6 +56,21 @@ export const HARNESS_KEYS: Readonly<Partial<Record<InstructionMode, readonly Har
     { key: 'context.importFormat', kind: 'enum', values: ['tree', 'flat'], doc: 'how imports are laid out' },
   ],
   opencode: [{ key: 'instructions', kind: 'paths', doc: 'more instruction files: paths and globs' }],
+  // pi 1.x: `trust` is what --approve/--no-approve or a saved decision in ~/.pi/agent/trust.json say.
+  pi: [
+    {
+      key: 'trust',
+      kind: 'enum',
+      values: ['yes', 'no'],
+      doc: 'whether pi trusts the project (pi --approve or --no-approve; else ~/.pi/agent/trust.json): only then are its .pi/SYSTEM.md and .pi/APPEND_SYSTEM.md read',
+    },
+    {
+      key: 'defaultProjectTrust',
+      kind: 'enum',
+      values: ['ask', 'always', 'never'],
+      doc: 'trust for a project with no saved decision (ask: untrusted where pi cannot ask)',
+    },
+  ],
 }
 
 /** The keys of one mode (none for a mode without harness settings). */

@@ -126,6 +126,32 @@ const READERS: Readonly<Partial<Record<InstructionMode, Reader>>> = {
           settings.instructions.push({ pattern, source, project: file.project })
     }
   },
+  async pi(context, settings) {
+    const dir = join(context.home, '.pi', 'agent')
+    const user = await readConfig(context, {
+      path: join(dir, 'settings.json'),
+      format: 'json',
+      project: false,
+    })
+    const fallback = user === undefined ? undefined : at(user.data, ['defaultProjectTrust'])
+    if (user !== undefined && fallback !== undefined) {
+      const value = checked(context, user, 'defaultProjectTrust', fallback, 'pi')
+      const source = `defaultProjectTrust in ${context.display(user.file.path)}`
+      if (value !== undefined) settings.values.set('defaultProjectTrust', { value, source })
+    }
+    // pi 1.x's saved decisions: the entry of the nearest directory from cwd up (true, false; null is no decision).
+    const store = await readConfig(context, { path: join(dir, 'trust.json'), format: 'json', project: false })
+    if (store === undefined || typeof store.data !== 'object' || store.data === null) return
+    for (let at = context.cwd; ; at = dirname(at)) {
+      const decision = Object.hasOwn(store.data, at) ? (store.data as Record<string, unknown>)[at] : undefined
+      if (decision === true || decision === false) {
+        const source = `${JSON.stringify(at)}: ${decision} in ${context.display(store.file.path)}`
+        settings.values.set('trust', { value: decision ? 'yes' : 'no', source })
+        return
+      }
+      if (dirname(at) === at) return
+    }
+  },
   async claude(context, settings) {
     // Plugin options are read from the user's settings only: Claude Code 2.1.332 logs that project settings are not read for them.
     const path = join(context.home, '.claude', 'settings.json')

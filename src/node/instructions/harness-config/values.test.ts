@@ -124,7 +124,8 @@ describe('--harness-config values', () => {
     expect(value('noequals', 'codex')).toEqual({ ok: false, error: usage })
     // The first = splits: the value may hold more.
     expect(value('instructions=a=b.md', 'opencode')).toMatchObject({ override: { value: ['a=b.md'] } })
-    expect(acceptedKeys('pi')).toBe('pi mode accepts no keys')
+    expect(acceptedKeys('cursor')).toBe('cursor mode accepts no keys')
+    expect(acceptedKeys('pi')).toBe('pi mode accepts trust, defaultProjectTrust')
     expect(acceptedKeys('opencode')).toBe('opencode mode accepts instructions')
   })
 })

@@ -109,10 +109,17 @@ describe('harness view parts', () => {
   })
 })
 
+// pi 0.73.1's framing: one text, the context files under headings.
 describe('pi view', () => {
   it('sends SYSTEM.md alone, as it is, when there is no context file', async () => {
     const repo = await fixtureTree({ '.pi/SYSTEM.md': 'You are my agent.' })
-    const found = await discoverInstructions({ cwd: repo, home: await emptyHome(), mode: 'pi', fsRoot: repo })
+    const found = await discoverInstructions({
+      cwd: repo,
+      home: await emptyHome(),
+      mode: 'pi',
+      harnessVersion: '0.73.1',
+      fsRoot: repo,
+    })
     expect(found.harness.parts).toMatchObject([
       {
         placement: 'system-prompt',
@@ -125,7 +132,13 @@ describe('pi view', () => {
 
   it('carries APPEND_SYSTEM.md and then the context files', async () => {
     const repo = await fixtureTree({ '.pi/APPEND_SYSTEM.md': 'Also this.', 'AGENTS.md': 'rules\n' })
-    const found = await discoverInstructions({ cwd: repo, home: await emptyHome(), mode: 'pi', fsRoot: repo })
+    const found = await discoverInstructions({
+      cwd: repo,
+      home: await emptyHome(),
+      mode: 'pi',
+      harnessVersion: '0.73.1',
+      fsRoot: repo,
+    })
     expect(found.harness.parts).toMatchObject([
       {
         text: `Also this.\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n## ${join(repo, 'AGENTS.md')}\n\nrules\n\n\n`,

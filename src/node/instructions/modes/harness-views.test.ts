@@ -97,9 +97,16 @@ describe('harness views', () => {
     )
   })
 
-  it('pi: # Project Context appended to the system prompt, each file under ## <path>', async () => {
+  it('pi 0.73.1: # Project Context appended to the system prompt, each file under ## <path>', async () => {
     const { base, repo, home } = await tree()
-    const found = await discoverInstructions({ cwd: join(repo, 'pkg'), home, mode: 'pi', fsRoot: base })
+    const cwd = join(repo, 'pkg')
+    const found = await discoverInstructions({
+      cwd,
+      home,
+      mode: 'pi',
+      harnessVersion: '0.73.1',
+      fsRoot: base,
+    })
     expect(found.harness.parts.map((p) => p.text)).toEqual([
       `# Project Context\n\nProject-specific instructions and guidelines:\n\n## ${join(repo, 'AGENTS.md')}\n\n# Root\n\nUse pnpm.\n\n\n## ${join(repo, 'pkg/AGENTS.md')}\n\npkg rules\n\n\n`,
     ])

@@ -50,6 +50,10 @@ const CLAUDE_PREAMBLE: Prose = { label: 'Claude Code preamble', o200k: 40, cl100
 // Gemini CLI core 0.61.0 renderUserMemory: the precedence and conflict-resolution prose under its heading.
 const GEMINI_PREAMBLE: Prose = { label: 'Gemini CLI preamble', o200k: 161, cl100k: 163, chars: 831 }
 
+// pi 1.6.0 with its default tools: its preamble, tools, rules and docs sections, counted with the docs naming a
+// global install (/usr/lib/node_modules/@earendil-works/pi-coding-agent/…); another install path shifts a few tokens.
+const PI_BASE: Prose = { label: 'pi base prompt', o200k: 486, cl100k: 488, chars: 2207 }
+
 function markOf(context: DiscoveryContext, prose: Prose): HarnessMark {
   const name = context.tokenizerName
   const tokens = name === 'o200k' || name === 'cl100k' ? prose[name] : Math.ceil(prose.chars / 4)
@@ -217,6 +221,7 @@ function gemini(
  * read and a blank line.
  */
 function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
+  if (context.profile?.behaviour.piSections === true) return piSections(context, entries)
   const { replace, append } = context.promptFiles
   const files = entries.map((e) => `## ${e.path}\n\n${e.text}\n\n`).join('')
   const project =
@@ -236,6 +241,50 @@ function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPa
       text,
       files: [...paths, ...carriedFiles],
       withheld,
+    }),
+  ]
+}
+
+/**
+ * pi 1.x (`core/system-prompt` of 1.6.0, `getSystemMessageText` of its
+ * pi-ai): named sections joined by a blank line, each but the preamble
+ * inside `<name>` tags: the preamble (`SYSTEM.md`, else pi's own, marked
+ * with its tools, rules and docs sections), `<addendum>`
+ * (`APPEND_SYSTEM.md`), `<project_context>` (a line, then one
+ * `<project_instructions path="…">` block per file, its text as read),
+ * `<skills>` (see `pi-skills.ts`) and `<cwd>`. An empty
+ * `SYSTEM.md` or `APPEND_SYSTEM.md` counts as none, as in pi. No part
+ * when neither a context file, a prompt file nor a skill is read.
+ */
+function piSections(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
+  const replace = context.promptFiles.replace?.text ? context.promptFiles.replace : undefined
+  const append = context.promptFiles.append?.text ? context.promptFiles.append : undefined
+  if (entries.length === 0 && replace === undefined && append === undefined && context.piSkills === undefined)
+    return []
+  const marks = replace === undefined ? [markOf(context, PI_BASE)] : []
+  const sections = [replace?.text ?? marks[0]!.mark]
+  if (append !== undefined) sections.push(`<addendum>\n${append.text}\n</addendum>`)
+  if (entries.length > 0) {
+    const blocks = entries.map(
+      (e) => `<project_instructions path="${e.path}">\n${e.text}\n</project_instructions>`,
+    )
+    const body = ['Project-specific instructions and guidelines:', ...blocks].join('\n\n')
+    sections.push(`<project_context>\n${body}\n</project_context>`)
+  }
+  if (context.piSkills !== undefined) sections.push(`<skills>\n${context.piSkills}\n</skills>`)
+  sections.push(`<cwd>\n${context.cwd.replace(/\\/g, '/')}\n</cwd>`)
+  const { files, withheld } = carried(entries)
+  const own = [replace?.path, append?.path].filter((p) => p !== undefined)
+  return [
+    part(context, {
+      placement: 'system-prompt',
+      role: 'system',
+      text: sections.join('\n\n'),
+      files: [...own, ...files],
+      withheld,
+      marks,
+      // Its <skills> section, when pi would send one, is not reproduced.
+      exact: context.unmodelled.length === 0,
     }),
   ]
 }
@@ -332,5 +381,5 @@ export function harnessView(
               : mode === 'sysprompt'
                 ? sysprompt(context, entries, text)
                 : convention(context, entries, late, text)
-  return { mode, parts }
+  return context.viewNotes.length === 0 ? { mode, parts } : { mode, parts, notes: [...context.viewNotes] }
 }

@@ -71,7 +71,8 @@ describe('pi mode, explained', () => {
       '.pi/agent/SYSTEM.md': 'You are mine.\n',
       '.pi/agent/APPEND_SYSTEM.md': 'Also this.\n',
     })
-    const options = { cwd: repo, home, mode: 'pi' as const, fsRoot: repo }
+    // A trusted project (pi 1.x reads the project's SYSTEM.md only then; 0.73.1 always did).
+    const options = { cwd: repo, home, mode: 'pi' as const, fsRoot: repo, harnessConfig: ['trust=yes'] }
     const found = await discoverInstructions(options)
     expect(found.harness.parts.map((p) => p.files)).toEqual([
       [join(home, '.pi/agent/SYSTEM.md'), join(home, '.pi/agent/APPEND_SYSTEM.md'), join(repo, 'AGENTS.md')],

@@ -5,8 +5,10 @@ import { parseModeSpec, resolveProfile } from './profiles.js'
 describe('version profiles, defaults', () => {
   it('gives every switch a profile does not set its newest behaviour', () => {
     const newest = { agentsMd: true, lazyAgentsMd: true }
-    for (const mode of ['codex', 'gemini', 'pi'] as const)
-      expect(resolveProfile(mode)!.behaviour).toEqual(newest)
+    for (const mode of ['codex', 'gemini'] as const) expect(resolveProfile(mode)!.behaviour).toEqual(newest)
+    const pi1 = { piOverride: true, piSections: true, piTrust: true, piWorktree: true }
+    expect(resolveProfile('pi')!.behaviour).toEqual({ ...newest, ...pi1 })
+    expect(resolveProfile('pi', '0.73.1')!.behaviour).toEqual(newest)
     expect(resolveProfile('claude', '2.1.276')!.behaviour).toEqual({ agentsMd: false, lazyAgentsMd: true })
     expect(resolveProfile('opencode', '1.1.34')!.behaviour).toEqual({ agentsMd: true, lazyAgentsMd: false })
   })

@@ -7,6 +7,14 @@ export interface ProfileBehaviour {
   agentsMd: boolean
   /** opencode loads the AGENTS.md files below cwd when the agent reads a file there. */
   lazyAgentsMd: boolean
+  /** pi tries `AGENTS.override.md` first in every directory and in its agent directory. */
+  piOverride?: boolean
+  /** pi frames its prompt as named sections (`<addendum>`, `<project_context>`, `<cwd>`…) joined by a blank line. */
+  piSections?: boolean
+  /** pi reads the project's `.pi/SYSTEM.md` and `.pi/APPEND_SYSTEM.md` only in a trusted project. */
+  piTrust?: boolean
+  /** A linked git worktree nested in its main repository shadows the main root's context file of the same name. */
+  piWorktree?: boolean
 }
 
 /** One version range of a harness whose behaviour sysprompt models: data, listed oldest first per mode. */
@@ -28,7 +36,7 @@ export const NEWEST_OBSERVED: Readonly<Partial<Record<InstructionMode, string>>>
   codex: '0.171.0',
   claude: '2.1.332',
   gemini: '0.61.0',
-  pi: '0.73.1',
+  pi: '1.6.0',
   opencode: '1.18.33',
 }
 
@@ -79,11 +87,25 @@ export const PROFILES: readonly HarnessProfile[] = [
     observed: 'run on 0.61.0',
     behaviour: {},
   },
+  // pi: the package @mariozechner/pi-coding-agent stops at 0.73.1; @earendil-works/pi-coding-agent carries on. Its
+  // CHANGELOG dates each change inside 0.7x-0.9x (trust 0.79.0, non-files skipped 0.82.1, nested worktrees 0.83.0,
+  // AGENTS.override.md 0.84.0, XML sections from 0.75.4 on); only 0.73.1 and 1.6.0 were read and run, so the
+  // releases between are modelled by the older profile.
   {
     mode: 'pi',
-    changes: 'no change in instruction handling known',
-    observed: 'run on 0.73.1',
+    until: '1.0.0',
+    changes:
+      'AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD per directory; files under "# Project Context" and "## path" headings; the project\'s .pi/SYSTEM.md read without a trust decision',
+    observed: 'run on 0.73.1 (@mariozechner/pi-coding-agent)',
     behaviour: {},
+  },
+  {
+    mode: 'pi',
+    from: '1.0.0',
+    changes:
+      "AGENTS.override.md first in every directory; sections joined by a blank line (<addendum>, <project_context>, <cwd>); project trust gates .pi/SYSTEM.md and .pi/APPEND_SYSTEM.md; a nested linked worktree shadows its main root's file",
+    observed: 'run on 1.6.0 (@earendil-works/pi-coding-agent)',
+    behaviour: { piOverride: true, piSections: true, piTrust: true, piWorktree: true },
   },
 ]
 
