@@ -21,8 +21,11 @@ import { readSmall, rel } from './rule-files.js'
  *   `skillLoader.ts`; only in a trusted folder).
  * - opencode: `.opencode/skills`, `.claude/skills` and `.agents/skills`,
  *   `*\/SKILL.md`, from cwd up to the git worktree (opencode docs "Agent Skills").
- * - pi: `.pi/skills` of cwd, and `.agents/skills` from cwd up to the git
- *   root (pi-mono `core/skills.ts`, `core/package-manager.ts`).
+ * - pi: none of the project's by default. pi 1.x lists a project's
+ *   `.pi/skills` and `.agents/skills` only in a trusted project, and
+ *   `--mode pi` shows the untrusted view, as pi runs without a saved
+ *   decision (its harness view renders `<skills>` when trusted:
+ *   `--harness-config trust=yes`).
  * - Copilot (VS Code): `.github/skills/<name>/SKILL.md` (VS Code "Agent
  *   Skills reference", project location).
  */
@@ -44,10 +47,6 @@ export const SKILL_PLACES: Partial<Record<InstructionMode, readonly SkillPlace[]
   opencode: [
     { dir: '.opencode/skills', upward: true },
     { dir: '.claude/skills', upward: true },
-    { dir: '.agents/skills', upward: true },
-  ],
-  pi: [
-    { dir: '.pi/skills', upward: false },
     { dir: '.agents/skills', upward: true },
   ],
   copilot: [{ dir: '.github/skills', upward: false }],
