@@ -220,6 +220,23 @@ export interface HarnessView {
   notes?: string[]
 }
 
+/* The profile's switches live here, beside the info that carries them (`modes/profiles.ts` holds the data). */
+/** What a version profile switches in a mode's rules. */
+export interface ProfileBehaviour {
+  /** Claude Code reads AGENTS.md (by `instructionFiles`; the default is the fallback when no CLAUDE.md exists). */
+  agentsMd: boolean
+  /** opencode loads the AGENTS.md files below cwd when the agent reads a file there. */
+  lazyAgentsMd: boolean
+  /** pi tries `AGENTS.override.md` first in every directory and in its agent directory. */
+  piOverride?: boolean
+  /** pi frames its prompt as named sections (`<addendum>`, `<project_context>`, `<cwd>`…) joined by a blank line. */
+  piSections?: boolean
+  /** pi reads the project's `.pi/SYSTEM.md` and `.pi/APPEND_SYSTEM.md` only in a trusted project. */
+  piTrust?: boolean
+  /** A linked git worktree nested in its main repository shadows the main root's context file of the same name. */
+  piWorktree?: boolean
+}
+
 /** The version profile a harness mode ran with (SPEC §6 version profiles). */
 export interface HarnessProfileInfo {
   mode: InstructionMode
@@ -233,15 +250,7 @@ export interface HarnessProfileInfo {
   changes: string
   /** Where the behaviour was observed. */
   observed: string
-  behaviour: {
-    agentsMd: boolean
-    lazyAgentsMd: boolean
-    /** pi 1.x (see `modes/profiles.ts`): absent is false. */
-    piOverride?: boolean
-    piSections?: boolean
-    piTrust?: boolean
-    piWorktree?: boolean
-  }
+  behaviour: ProfileBehaviour
 }
 
 /** What `discoverInstructions` returns. */

@@ -1,21 +1,7 @@
 import type { InstructionMode } from '../discovery-options.js'
-import type { HarnessProfileInfo } from '../discovery-results.js'
+import type { HarnessProfileInfo, ProfileBehaviour } from '../discovery-results.js'
 
-/** What a version profile switches in a mode's rules. */
-export interface ProfileBehaviour {
-  /** Claude Code reads AGENTS.md (by `instructionFiles`; the default is the fallback when no CLAUDE.md exists). */
-  agentsMd: boolean
-  /** opencode loads the AGENTS.md files below cwd when the agent reads a file there. */
-  lazyAgentsMd: boolean
-  /** pi tries `AGENTS.override.md` first in every directory and in its agent directory. */
-  piOverride?: boolean
-  /** pi frames its prompt as named sections (`<addendum>`, `<project_context>`, `<cwd>`…) joined by a blank line. */
-  piSections?: boolean
-  /** pi reads the project's `.pi/SYSTEM.md` and `.pi/APPEND_SYSTEM.md` only in a trusted project. */
-  piTrust?: boolean
-  /** A linked git worktree nested in its main repository shadows the main root's context file of the same name. */
-  piWorktree?: boolean
-}
+export type { ProfileBehaviour } from '../discovery-results.js'
 
 /** One version range of a harness whose behaviour sysprompt models: data, listed oldest first per mode. */
 export interface HarnessProfile {
