@@ -1,6 +1,7 @@
 import type { CompiledPrompt } from '../../compile/index.js'
 import { groupDigits } from '../../compile/numbers.js'
-import { cachePlan, type ProjectPrompt } from '../../node/project/project.js'
+import { cacheOptions, cachePlan, type ProjectPrompt } from '../../node/project/project.js'
+import { harnessCache } from '../../node/report/harness-cache.js'
 import type { Finding } from './types.js'
 
 /** Default of `--max-tokens`: a system prompt above it is reported as a warning. */
@@ -39,7 +40,14 @@ export function lintBudget(compiled: CompiledPrompt, maxTokens: number): Finding
  */
 export function lintCache(project: ProjectPrompt, compiled: CompiledPrompt): Finding[] {
   const plan = cachePlan(project, compiled)
-  return plan.warnings.map((w) => ({
+  const { mode } = project.options
+  // In a harness mode the cached prefix is what the harness sends (its view), as inspect's cache block says.
+  const warnings =
+    mode === 'sysprompt'
+      ? plan.warnings
+      : harnessCache(mode, project.discovery.harness.parts, cacheOptions(project.options), plan.warnings)
+          .warnings
+  return warnings.map((w) => ({
     severity: 'warning',
     code: w.code,
     message: w.message,
