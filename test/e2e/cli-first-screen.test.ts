@@ -121,6 +121,10 @@ describe('inspect: the first screen', () => {
       expect(text.stdout).not.toContain('Agents in this repository')
       expect(text.stdout).toContain('GEMINI.md')
       expect(json(data)).toMatchObject({ harnesses: null, skills: null, neverLoaded: null })
+      // A harness frames files its own way (counted in its parts): no sysprompt header per file.
+      expect(json(data).instructions.files[0].framingTokens).toBeNull()
+      expect(text.stdout).not.toContain('<!-- path --> line')
+      expect(text.stdout).toContain('its framing is counted in the parts below')
     },
     SLOW,
   )

@@ -165,13 +165,14 @@ function render(data: InspectData, paint: Paint, columns: number): string {
         : `  (none that ${data.instructions.mode} mode reads; --mode ${other.modes[0]} shows what ${other.modes[0]} loads)`,
     )
   } else {
+    const own = data.instructions.mode === 'sysprompt'
     const rows: (Cell | string)[][] = [
-      ['file', 'bytes', 'tokens', 'header', ''].map((text) => ({ text, tone: 'bold' as const })),
+      ['file', 'bytes', 'tokens', own ? 'header' : '', ''].map((text) => ({ text, tone: 'bold' as const })),
     ]
     fileRows(data.instructions.files, 0, rows)
     out.push(...indent(table(rows, ['left', 'right', 'right', 'right', 'left'], paint)))
     out.push(
-      `  ${paint('dim', `tokens: own text as ${data.instructions.mode} mode sends it; header: its <!-- path --> line`)}`,
+      `  ${paint('dim', own ? 'tokens: own text as sysprompt mode sends it; header: its <!-- path --> line' : `tokens: own text as ${data.instructions.mode} sends it; its framing is counted in the parts below`)}`,
     )
   }
   if (data.instructions.onDemand.length > 0) {

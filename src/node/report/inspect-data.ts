@@ -28,7 +28,11 @@ export interface InspectedFile {
    * counted (no header, or the file can no longer be read).
    */
   tokens: number | null
-  /** Tokens of the header line above the file's block (the framing sysprompt adds); `null` for an inlined import. */
+  /**
+   * Tokens of the header line above the file's block (the framing sysprompt
+   * adds); `null` for an inlined import, and in a harness mode, whose own
+   * framing is counted in its parts (`instructions.harness`).
+   */
   framingTokens: number | null
   /** The files it imports: inlined into its text (sysprompt mode), or blocks of their own that follow it (Claude Code's `@path`). */
   imports: InspectedFile[]
@@ -37,7 +41,7 @@ export interface InspectedFile {
 function inspectFile(
   file: InstructionFile,
   root: string,
-  blocks: ReadonlyMap<string, { tokens: number; framing: number }>,
+  blocks: ReadonlyMap<string, { tokens: number; framing: number | null }>,
   imported: ReadonlyMap<string, number>,
 ): InspectedFile {
   const block = blocks.get(file.path)
@@ -112,13 +116,17 @@ async function importTokens(
 function blockTokens(
   discovery: ProjectPrompt['discovery'],
   count: (text: string) => number,
-): Map<string, { tokens: number; framing: number }> {
-  const out = new Map<string, { tokens: number; framing: number }>()
+): Map<string, { tokens: number; framing: number | null }> {
+  const out = new Map<string, { tokens: number; framing: number | null }>()
   for (const span of discovery.spans) {
     out.set(span.path, {
       // As the harness sends it (Claude Code leaves out HTML comments), as its view counts it.
       tokens: count(sentText(discovery.harness.mode, discovery.text.slice(span.start, span.end))),
-      framing: count(discovery.text.slice(span.headerStart, span.start)),
+      // sysprompt's own `<!-- path -->` line; a harness frames files its own way, counted in its parts (`harness`).
+      framing:
+        discovery.harness.mode === 'sysprompt'
+          ? count(discovery.text.slice(span.headerStart, span.start))
+          : null,
     })
   }
   return out
