@@ -9,6 +9,7 @@ import {
 } from '../src/node/instructions/index.js'
 import { matchesAroundMarks } from '../src/node/instructions/withheld.js'
 import { HOME, ROOT, recordedOn, TREES, withRoot } from './fixtures/harness/trees.js'
+import { sourceMapProblems } from './source-map-check.test-helper.js'
 
 // Each mode's harness view against what the published harness really sent on
 // the same tree, byte for byte. The recordings come from
@@ -73,6 +74,8 @@ describe('harness views match the recorded harnesses', () => {
           // A withheld file's mark is the one known difference (none of the recorded trees has one).
           if (part.withheld.length === 0) expect(got).toBe(want)
           else expect(matchesAroundMarks(got, marks(part), want), got).toBe(true)
+          // Every line the harness sent from a file is attributed to that file and line.
+          expect(await sourceMapProblems(part)).toEqual([])
         }
       })
     }

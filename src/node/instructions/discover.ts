@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { utf8Length } from '../../shared/hash.js'
 import { LineCounter } from '../../shared/line-counter.js'
+import { fromFile, mapPiece, sliceMapped } from '../../shared/source-map.js'
 import { type BudgetCut, groupDigits, nearestFirst, omissionNotice, rootFirstSilent } from './budget.js'
 import type { DiscoveryContext } from './context.js'
 import { createContext } from './create-context.js'
@@ -93,7 +94,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
     }
     const made = block(context, plan, entry, cut)
     blocks.push(made)
-    viewed.push({ path: entry.path, kind: entry.kind, text: made.body, order })
+    viewed.push({ path: entry.path, kind: entry.kind, text: made.body, map: made.map ?? [], order })
     record(context, plan, entry, cut, files.length)
   })
   const gone = imports.record(context, plan, new Set(files.map((file) => file.path)))
@@ -114,7 +115,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
           ? 'truncated'
           : 'full'
   const { onDemand, lateBound } = resolveOnDemand(context, context.onDemand)
-  const rendered = preload === 'none' ? { text: '', spans: [] } : renderBlocks(blocks)
+  const rendered = preload === 'none' ? { text: '', spans: [], map: [] } : renderBlocks(blocks)
   const text = rendered.text
   return {
     files,
@@ -129,7 +130,7 @@ function finish(context: DiscoveryContext, plan: ModePlan): InstructionDiscovery
       context,
       preload === 'none' ? [] : withWithheld(context, viewed),
       withWithheldLate(context, lateBound),
-      text,
+      rendered,
     ),
     profile: context.profile,
     withheld: [...context.withheld.values()].sort((a, b) => a.order - b.order).map((w) => w.entry),
@@ -148,6 +149,7 @@ function withWithheld(
   let next = 0
   const mark = (w: (typeof held)[number]): ViewEntry => ({
     ...markOf(context, w.entry),
+    map: [],
     kind: w.global ? 'global' : 'project',
   })
   for (const { order, ...entry } of viewed) {
@@ -163,11 +165,16 @@ function withWithheldLate(context: DiscoveryContext, late: readonly LateBoundFil
   const held = [...context.withheld.values()]
     .filter((w) => w.entry.when === 'on-demand' && (w.entry.loadedFor?.length ?? 0) > 0)
     .sort((a, b) => a.order - b.order)
-  return [...late, ...held.map((w) => markOf(context, w.entry))]
+  const read = new Map(context.onDemand.map((c) => [c.loaded.path, c.loaded.text]))
+  const mapped = late.map((file) => {
+    const source = read.get(file.path)
+    return source === undefined ? file : { ...file, map: mapPiece(fromFile(file.path, source), file.text) }
+  })
+  return [...mapped, ...held.map((w) => markOf(context, w.entry))]
 }
 
 function markOf(context: DiscoveryContext, entry: Withheld): ViewLate {
-  return { path: entry.path, text: withheldMark(context.mode, entry.reason), withheld: entry.reason }
+  return { path: entry.path, text: withheldMark(context.mode, entry.reason), withheld: entry.reason, map: [] }
 }
 
 function applyCap(plan: ModePlan, bodies: readonly string[]): (BudgetCut | null)[] {
@@ -207,6 +214,10 @@ function block(context: DiscoveryContext, plan: ModePlan, entry: PlannedEntry, c
     imports: bodyIsText(entry, cut)
       ? entry.spans.map((span) => ({ path: span.file.path, start: keep(span.start), end: keep(span.end) }))
       : undefined,
+    // Where the kept text came from; a synopsis is sysprompt's own words.
+    map: bodyIsText(entry, cut)
+      ? sliceMapped({ text: entry.text, map: [...entry.map] }, 0, cut.kept.length).map
+      : [],
   }
 }
 

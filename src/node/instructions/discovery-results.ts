@@ -1,3 +1,4 @@
+import type { SourceSpan } from '../../shared/source-map.js'
 import type { InstructionMode, RuleActivation } from './discovery-options.js'
 import type { GlobSyntax } from './globs.js'
 import type { InstructionSpan } from './render.js'
@@ -166,6 +167,15 @@ export interface HarnessPart {
   role: 'system' | 'user' | 'tool'
   /** The instruction part as the harness emits it: its headings, separators, path lines and labels; marks where it has prose of its own. */
   text: string
+  /**
+   * Where each stretch of `text` came from: `text.slice(start, end)` is the
+   * file's own text from `line`:`column` on (1-based, UTF-16 code units),
+   * through every change the harness makes (comments left out, trimming, a
+   * BOM removed, imports inlined, front matter dropped, a cut). What no span
+   * covers is the harness's framing, marks, or generated text (pi's skills
+   * and `<cwd>`, an omission notice).
+   */
+  sourceMap: SourceSpan[]
   /** The span compared byte for byte with a recording: `text` after the first mark and before the line breaks that precede the next (all of `text` when there is none). */
   compared: string
   /** Tokens of the part, marks counted as the prose they stand for; a withheld mark counts as nothing (its text was never read). */

@@ -240,5 +240,6 @@ function copyInlined(inlined: Inlined): Inlined {
     text: inlined.text,
     imports,
     spans: inlined.spans.map((span) => ({ ...span, file: copies.get(span.file) ?? span.file })),
+    ...(inlined.map && { map: inlined.map }),
   }
 }

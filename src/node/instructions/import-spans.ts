@@ -1,3 +1,4 @@
+import { type SourceSpan, trimMapped } from '../../shared/source-map.js'
 import type { InstructionFile } from './discovery-results.js'
 
 /**
@@ -18,6 +19,8 @@ export interface Inlined {
   text: string
   imports: InstructionFile[]
   spans: ImportSpan[]
+  /** Where each stretch of `text` came from (the importer's own lines and each import's), when the inliner kept it. */
+  map?: SourceSpan[]
 }
 
 /** How much of an inlined import reached the prompt after a cut. */
@@ -37,6 +40,7 @@ export function trimInlined(inlined: Inlined): Inlined {
     text,
     imports: inlined.imports,
     spans: inlined.spans.map((span) => ({ file: span.file, start: clamp(span.start), end: clamp(span.end) })),
+    ...(inlined.map && { map: trimMapped({ text: inlined.text, map: inlined.map }).map }),
   }
 }
 

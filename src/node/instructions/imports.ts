@@ -1,4 +1,6 @@
 import { dirname, resolve } from 'node:path'
+import { LineCounter } from '../../shared/line-counter.js'
+import { type SourceSpan, shiftSpans as shiftSource } from '../../shared/source-map.js'
 import { isInside } from '../safe-read.js'
 import type { DiscoveryContext } from './context.js'
 import type { InstructionFile } from './discovery-results.js'
@@ -95,15 +97,23 @@ async function inlineFrom(
   const imports: InstructionFile[] = []
   const spans: ImportSpan[] = []
   const tested = new Set<string>()
+  const lines = new LineCounter(text)
+  const map: SourceSpan[] = []
   let out = ''
   let last = 0
+  // The file's own text from `from` to `to`, with where it came from.
+  const own = (from: number, to: number): void => {
+    if (to > from)
+      map.push({ start: out.length, end: out.length + to - from, path: file.path, ...lines.at(from) })
+    out += text.slice(from, to)
+  }
   for (const line of findImportLines(text)) {
-    out += text.slice(last, line.start)
+    own(last, line.start)
     last = line.end
     const lineText = text.slice(line.start, line.end)
     const inlined = await inlineOne(context, file, line.target, roots, depth, chain, tested)
     if (inlined === undefined) {
-      out += lineText
+      own(line.start, line.end)
       continue
     }
     if (inlined === 'withheld') {
@@ -114,9 +124,11 @@ async function inlineFrom(
     imports.push(inlined.file)
     spans.push({ file: inlined.file, start: out.length, end: out.length + inlined.text.length })
     spans.push(...shiftSpans(inlined.spans, out.length))
+    map.push(...shiftSource(inlined.map ?? [], out.length))
     out += lineText.endsWith('\n') && !inlined.text.endsWith('\n') ? `${inlined.text}\n` : inlined.text
   }
-  return { inlined: { text: out + text.slice(last), imports, spans }, tested }
+  own(last, text.length)
+  return { inlined: { text: out, imports, spans, map }, tested }
 }
 
 async function inlineOne(
@@ -127,7 +139,9 @@ async function inlineOne(
   depth: number,
   chain: readonly string[],
   tested: Set<string>,
-): Promise<{ text: string; file: InstructionFile; spans: ImportSpan[] } | 'withheld' | undefined> {
+): Promise<
+  { text: string; file: InstructionFile; spans: ImportSpan[]; map?: SourceSpan[] } | 'withheld' | undefined
+> {
   const path = resolve(dirname(importer.path), target)
   const from = context.display(importer.path)
   const shown = context.display(path)
@@ -193,5 +207,5 @@ async function inlineOne(
     nested = expanded.inlined
   }
   context.decide(path, { status: 'included', code: 'imported', reason: `inlined where ${from} imports it` })
-  return { text: nested.text, file: describe(loaded, nested.imports), spans: nested.spans }
+  return { text: nested.text, file: describe(loaded, nested.imports), spans: nested.spans, map: nested.map }
 }

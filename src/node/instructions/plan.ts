@@ -1,4 +1,5 @@
 import { dirname, join, relative, sep } from 'node:path'
+import { fromFile, mapPiece, type SourceSpan } from '../../shared/source-map.js'
 import { isInside } from '../safe-read.js'
 import { groupDigits } from './budget.js'
 import type { DiscoveryContext } from './context.js'
@@ -20,6 +21,8 @@ export interface PlannedEntry {
   note?: string
   /** Where each inlined import (any depth) sits in `text`, for modes that inline. */
   spans: readonly ImportSpan[]
+  /** Where each stretch of `text` came from: the file's own lines, each inlined import's (none for a withheld mark). */
+  map: readonly SourceSpan[]
   /** The harness setting that brought this file in, in words (`project_doc_fallback_filenames in ~/.codex/config.toml`), for explanations. */
   setBy?: string
   /** A cut the tool makes in this one file (Windsurf's per-rule limit): what it cost and the rule, for `explain`. */
@@ -147,19 +150,32 @@ export async function plannedEntry(
       distance,
       note: shape.note,
       spans: [],
+      map: [],
       limit: { omitted: loaded.text.length, rule: withheldRule(context) },
     }
   }
   const inlined: Inlined =
     shape.inline !== undefined && context.options.imports
       ? await shape.inline(loaded)
-      : { text: loaded.text, imports: [], spans: [] }
-  const { text, imports, spans } = shape.shape?.(inlined) ?? inlined
+      : { text: loaded.text, imports: [], spans: [], map: fromFile(loaded.path, loaded.text).map }
+  const shaped = shape.shape?.(inlined) ?? inlined
+  const { text, imports, spans } = shaped
   if (shape.blank?.when(text)) {
     context.skip(loaded.path, 'empty', shape.blank.reason)
     return undefined
   }
-  return { path: loaded.path, kind, text, file: describe(loaded, imports), distance, note: shape.note, spans }
+  // A shape that cut the text (front matter, trimming) without saying where keeps the spans of the piece it kept.
+  const map = shaped.map ?? mapPiece({ text: inlined.text, map: inlined.map ?? [] }, text)
+  return {
+    path: loaded.path,
+    kind,
+    text,
+    file: describe(loaded, imports),
+    distance,
+    note: shape.note,
+    spans,
+    map,
+  }
 }
 
 /**

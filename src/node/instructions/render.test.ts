@@ -31,7 +31,7 @@ describe('renderBlocks', () => {
     ])
     for (const span of spans) expect(text.slice(span.headerStart, span.start)).toMatch(/^<!-- .* -->\n$/)
     expect(text.slice(spans[0]!.start, spans[0]!.end)).toBe('root')
-    expect(renderBlocks([])).toEqual({ text: '', spans: [] })
+    expect(renderBlocks([])).toEqual({ text: '', spans: [], map: [] })
   })
 
   it('places imports inside their block, clamped to what was kept, dropping those left empty', () => {

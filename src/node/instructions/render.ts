@@ -1,3 +1,4 @@
+import { type MappedText, type SourceSpan, shiftSpans } from '../../shared/source-map.js'
 /**
  * The header line above each file in `text`: an HTML comment naming the
  * file relative to the project root (`<!-- docs/AGENTS.md -->`; `~/…` for a
@@ -18,6 +19,8 @@ export interface Block {
   path: string
   /** Imports inlined in `body`: absolute path and where in `body` (clamped to what was kept). */
   imports?: { path: string; start: number; end: number }[]
+  /** Where each stretch of `body` came from (none for sysprompt's own words: a synopsis, an omission notice). */
+  map?: readonly SourceSpan[]
 }
 
 /**
@@ -42,15 +45,17 @@ export interface InstructionSpan {
  * (ending with a line break), separated by one blank line; with the span of
  * each block, so reports can name the file a part of the prompt came from.
  */
-export function renderBlocks(blocks: readonly Block[]): { text: string; spans: InstructionSpan[] } {
+export function renderBlocks(blocks: readonly Block[]): MappedText & { spans: InstructionSpan[] } {
   let text = ''
   const spans: InstructionSpan[] = []
+  const map: SourceSpan[] = []
   for (const [i, block] of blocks.entries()) {
     if (i > 0) text += '\n'
     const body = block.body.length === 0 || block.body.endsWith('\n') ? block.body : `${block.body}\n`
     const headerStart = text.length
     text += `${header(block.shown, block.note)}\n`
     const start = text.length
+    map.push(...shiftSpans(block.map ?? [], start))
     text += body
     // The file's own text ends before the line break every block ends with.
     const end = body.endsWith('\n') ? text.length - 1 : text.length
@@ -66,5 +71,5 @@ export function renderBlocks(blocks: readonly Block[]): { text: string; spans: I
     }
     spans.push(span)
   }
-  return { text, spans }
+  return { text, spans, map }
 }

@@ -172,7 +172,9 @@ async function load(
   const allowed = kind === 'global' ? roots[0]! : approved ? context.root : context.cwd
   const entry = await plannedEntry(context, loaded, kind, {
     // Claude Code sends a rule without its front matter (it has no imports inlined to move).
-    shape: isRule ? (read) => ({ ...read, text: read.text.replace(FRONT_MATTER, '') }) : undefined,
+    shape: isRule
+      ? (read) => ({ text: read.text.replace(FRONT_MATTER, ''), imports: read.imports, spans: read.spans })
+      : undefined,
     distance,
   })
   return [entry, ...(await claudeImports(context, loaded, kind, allowed, distance, scope))]

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { LineCounter } from '../../../shared/line-counter.js'
+import { fromFile, type SourceSpan, shiftSpans as shiftSource } from '../../../shared/source-map.js'
 import { isInside } from '../../safe-read.js'
 import { codeSpans } from '../code-spans.js'
 import type { DiscoveryContext } from '../context.js'
@@ -105,29 +106,39 @@ async function inlineFrom(
         file.path,
         'info',
       )
-    return { inlined: { text: content, imports: [], spans: [] }, tested }
+    return {
+      inlined: { text: content, imports: [], spans: [], map: fromFile(file.path, content).map },
+      tested,
+    }
   }
   const regions = codeRegions(content)
   const lines = new LineCounter(content)
   const imports: InstructionFile[] = []
   const spans: ImportSpan[] = []
+  const map: SourceSpan[] = []
   let out = ''
   let last = 0
+  // The file's own text from `start` to `end`, with where it came from (positions asked in order: `lines` stays linear).
+  const own = (start: number, end: number): void => {
+    if (end > start)
+      map.push({ start: out.length, end: out.length + end - start, path: file.path, ...lines.at(start) })
+    out += content.slice(start, end)
+  }
   const from = context.display(file.path)
   // References and regions both come in order, so one pointer finds the region a reference may lie in.
   let region = 0
   for (const ref of findGeminiImports(content)) {
-    out += content.slice(last, ref.start)
+    own(last, ref.start)
     last = ref.end
+    // Findings about a reference point at it in the importing file, not at the file it names.
+    const site = { path: file.path, ...lines.at(ref.start) }
     while (region < regions.length && regions[region]![1] <= ref.start) region++
     if (region < regions.length && ref.start >= regions[region]![0]) {
-      out += `@${ref.path}`
+      own(ref.start, ref.end)
       continue
     }
     const full = resolve(dirname(file.path), ref.path)
     const shown = context.display(full)
-    // Findings about a reference point at it in the importing file, not at the file it names.
-    const site = { path: file.path, ...lines.at(ref.start) }
     if (/^(file|https?):\/\//.test(ref.path) || !isInside(root, full)) {
       reportOnce(
         context,
@@ -182,9 +193,11 @@ async function inlineFrom(
     out += `<!-- Imported from: ${ref.path} -->\n`
     spans.push({ file: imported, start: out.length, end: out.length + nested.text.length })
     spans.push(...shiftSpans(nested.spans, out.length))
+    map.push(...shiftSource(nested.map ?? [], out.length))
     out += `${nested.text}\n<!-- End of import from: ${ref.path} -->`
   }
-  return { inlined: { text: out + content.slice(last), imports, spans }, tested }
+  own(last, content.length)
+  return { inlined: { text: out, imports, spans, map }, tested }
 }
 
 /**

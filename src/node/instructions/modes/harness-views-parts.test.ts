@@ -27,6 +27,11 @@ describe('harness view parts', () => {
         tokens: expect.any(Number),
         exact: true,
         withheld: [],
+        // Each file's text maps to its first line; the header lines are sysprompt's own.
+        sourceMap: [
+          { start: 19, end: 24, path: join(repo, 'AGENTS.md'), line: 1, column: 1 },
+          { start: 48, end: 52, path: join(repo, 'pkg/AGENTS.md'), line: 1, column: 1 },
+        ],
       },
     ])
   })
@@ -55,6 +60,8 @@ describe('harness view parts', () => {
         marks: [],
         exact: false,
         withheld: [],
+        // The rule's body starts on line 4, after its front matter.
+        sourceMap: [{ start: 34, end: 42, path: join(rules, 'always.mdc'), line: 4, column: 1 }],
       },
       {
         placement: 'tool-result',
@@ -65,6 +72,10 @@ describe('harness view parts', () => {
         marks: [],
         exact: false,
         withheld: [],
+        sourceMap: [
+          { start: 0, end: 9, path: join(rules, 'a.mdc'), line: 4, column: 1 },
+          { start: 11, end: 28, path: join(rules, 'b.mdc'), line: 4, column: 1 },
+        ],
       },
     ])
   })

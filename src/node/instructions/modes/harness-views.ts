@@ -1,4 +1,13 @@
 import { basename, join } from 'node:path'
+import {
+  fromFile,
+  joinMapped,
+  type MappedText,
+  plain,
+  removeRanges,
+  type SourceSpan,
+  trimMapped,
+} from '../../../shared/source-map.js'
 import type { DiscoveryContext } from '../context.js'
 import type { InstructionMode } from '../discovery-options.js'
 import type { HarnessMark, HarnessPart, HarnessView } from '../discovery-results.js'
@@ -12,6 +21,8 @@ export interface ViewEntry {
   path: string
   kind: 'global' | 'project' | 'import'
   text: string
+  /** Where each stretch of `text` came from (none for a withheld mark). */
+  map: readonly SourceSpan[]
   withheld?: string
 }
 
@@ -19,7 +30,14 @@ export interface ViewEntry {
 export interface ViewLate {
   path: string
   text: string
+  /** Where each stretch of `text` came from (none for a withheld mark or a file read in a way not followed). */
+  map?: readonly SourceSpan[]
   withheld?: string
+}
+
+/** An entry's text with its map, to build a part from. */
+function mapped(entry: ViewLate): MappedText {
+  return { text: entry.text, map: [...(entry.map ?? [])] }
 }
 
 /** The files a part carries and the withheld marks that stand in it, from its entries. */
@@ -62,24 +80,34 @@ function markOf(context: DiscoveryContext, prose: Prose): HarnessMark {
 
 function part(
   context: DiscoveryContext,
-  fields: Omit<HarnessPart, 'compared' | 'tokens' | 'marks' | 'exact' | 'withheld'> & {
+  built: MappedText,
+  fields: Omit<HarnessPart, 'text' | 'sourceMap' | 'compared' | 'tokens' | 'marks' | 'exact' | 'withheld'> & {
     marks?: HarnessMark[]
     exact?: boolean
     withheld?: HarnessPart['withheld']
   },
 ): HarnessPart {
+  const text = built.text
   const marks = fields.marks ?? []
   const withheld = fields.withheld ?? []
-  let tokens = context.count(fields.text)
+  let tokens = context.count(text)
   for (const m of marks) tokens += m.tokens - context.count(m.mark)
   // A withheld file's text was never read: its mark counts as nothing (at most the tokens around it shift).
   for (const w of withheld) tokens -= context.count(w.mark)
   tokens = Math.max(0, tokens)
   // A view marks at most one stretch of prose, the harness's preamble: what follows it is compared.
   const first = marks[0]
-  const compared =
-    first === undefined ? fields.text : fields.text.slice(fields.text.indexOf(first.mark) + first.mark.length)
-  return { ...fields, marks, compared, tokens, exact: fields.exact ?? true, withheld }
+  const compared = first === undefined ? text : text.slice(text.indexOf(first.mark) + first.mark.length)
+  return {
+    ...fields,
+    text,
+    sourceMap: built.map,
+    marks,
+    compared,
+    tokens,
+    exact: fields.exact ?? true,
+    withheld,
+  }
 }
 
 /**
@@ -89,14 +117,19 @@ function part(
  * joined by a blank line. Codex loads nothing late.
  */
 function codex(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
-  const global = entries.filter((e) => e.kind === 'global').map((e) => e.text)
-  const project = entries.filter((e) => e.kind !== 'global').map((e) => e.text)
-  const body = [...global, ...(project.length > 0 ? [project.join('\n\n')] : [])].join(
+  const global = entries.filter((e) => e.kind === 'global').map(mapped)
+  const project = entries.filter((e) => e.kind !== 'global').map(mapped)
+  const body = joinMapped(
+    [...global, ...(project.length > 0 ? [joinMapped(project, '\n\n')] : [])],
     '\n\n--- project-doc ---\n\n',
   )
-  if (body.length === 0) return []
-  const text = `# AGENTS.md instructions for ${context.cwd}\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>`
-  return [part(context, { placement: 'separate-message', role: 'user', text, ...carried(entries) })]
+  if (body.text.length === 0) return []
+  const built = joinMapped([
+    `# AGENTS.md instructions for ${context.cwd}\n\n<INSTRUCTIONS>\n`,
+    body,
+    '\n</INSTRUCTIONS>',
+  ])
+  return [part(context, built, { placement: 'separate-message', role: 'user', ...carried(entries) })]
 }
 
 /**
@@ -108,16 +141,15 @@ function codex(context: DiscoveryContext, entries: readonly ViewEntry[]): Harnes
 function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
   const kept = entries.filter((e) => e.text.length > 0)
   if (kept.length === 0) return []
-  const blocks = kept.map(
-    (e) => `Contents of ${e.path} (${claudeKind(context, e)}):\n\n${sentText('claude', e.text)}`,
+  const blocks = kept.map((e) =>
+    joinMapped([`Contents of ${e.path} (${claudeKind(context, e)}):\n\n`, sentMapped('claude', mapped(e))]),
   )
   const pre = markOf(context, CLAUDE_PREAMBLE)
-  const text = `${pre.mark}\n\n${blocks.join('\n\n')}\n</system-reminder>`
+  const built = joinMapped([`${pre.mark}\n\n`, joinMapped(blocks, '\n\n'), '\n</system-reminder>'])
   return [
-    part(context, {
+    part(context, built, {
       placement: 'first-user-message',
       role: 'user',
-      text,
       ...carried(kept),
       marks: [pre],
     }),
@@ -131,7 +163,12 @@ function claude(context: DiscoveryContext, entries: readonly ViewEntry[]): Harne
  * tokens on it, so its table and the harness view agree.
  */
 export function sentText(mode: InstructionMode, text: string): string {
-  return mode === 'claude' ? withoutBlockComments(text).trim() : text
+  return sentMapped(mode, plain(text)).text
+}
+
+/** `sentText` with the map carried through the comments left out and the trimming. */
+function sentMapped(mode: InstructionMode, text: MappedText): MappedText {
+  return mode === 'claude' ? trimMapped(withoutBlockComments(text)) : text
 }
 
 /**
@@ -140,8 +177,11 @@ export function sentText(mode: InstructionMode, text: string): string {
  * a comment inside a line of text stays. Comments inside code fences are
  * removed here too (not recorded).
  */
-function withoutBlockComments(text: string): string {
-  return text.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm, '')
+function withoutBlockComments(text: MappedText): MappedText {
+  const ranges = [...text.text.matchAll(/^[ \t]*<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm)].map(
+    (m) => [m.index, m.index + m[0].length] as const,
+  )
+  return removeRanges(text, ranges)
 }
 
 function claudeKind(context: DiscoveryContext, entry: ViewEntry): string {
@@ -156,10 +196,17 @@ function claudeKind(context: DiscoveryContext, entry: ViewEntry): string {
  * It leaves blank files out; discovery already has (gemini.ts, and on-demand files
  * that are blank are never listed), so every file here has text.
  */
-function geminiBlocks(files: readonly { path: string; text: string }[]): string {
-  return files
-    .map((f) => `--- Context from: ${f.path} ---\n${f.text.trim()}\n--- End of Context from: ${f.path} ---`)
-    .join('\n\n')
+function geminiBlocks(files: readonly ViewLate[]): MappedText {
+  return joinMapped(
+    files.map((f) =>
+      joinMapped([
+        `--- Context from: ${f.path} ---\n`,
+        trimMapped(mapped(f)),
+        `\n--- End of Context from: ${f.path} ---`,
+      ]),
+    ),
+    '\n\n',
+  )
 }
 
 /**
@@ -178,28 +225,34 @@ function gemini(
   const global = entries.filter((e) => e.kind === 'global')
   const project = entries.filter((e) => e.kind !== 'global')
   const globalText = geminiBlocks(global)
-  if (globalText.length > 0) {
+  if (globalText.text.length > 0) {
     const names = ['GEMINI.md', ...(context.options.names ?? [])].filter((n, i, all) => all.indexOf(n) === i)
     const pre = markOf(context, GEMINI_PREAMBLE)
-    const text = `# Contextual Instructions (${names.join(', ')})\n${pre.mark}\n\n<loaded_context>\n${globalText}\n</loaded_context>`
+    const built = joinMapped([
+      `# Contextual Instructions (${names.join(', ')})\n${pre.mark}\n\n<loaded_context>\n`,
+      globalText,
+      '\n</loaded_context>',
+    ])
     parts.push(
-      part(context, {
+      part(context, built, {
         placement: 'system-prompt',
         role: 'system',
-        text,
         ...carried(global),
         marks: [pre],
       }),
     )
   }
   const projectText = geminiBlocks(project)
-  if (projectText.length > 0) {
-    const text = `<loaded_context>\n<project_context>\n${projectText}\n</project_context>\n</loaded_context>`
+  if (projectText.text.length > 0) {
+    const built = joinMapped([
+      '<loaded_context>\n<project_context>\n',
+      projectText,
+      '\n</project_context>\n</loaded_context>',
+    ])
     parts.push(
-      part(context, {
+      part(context, built, {
         placement: 'first-user-message',
         role: 'user',
-        text,
         ...carried(project),
         // The flat import layout is not reproduced: imports stay inlined as in the tree layout.
         exact: context.setting('context.importFormat')?.value !== 'flat',
@@ -207,9 +260,13 @@ function gemini(
     )
   }
   const lateText = geminiBlocks(late)
-  if (lateText.length > 0) {
-    const text = `\n\n--- Newly Discovered Project Context ---\n${lateText}\n--- End Project Context ---`
-    parts.push(part(context, { placement: 'tool-result', role: 'tool', text, ...carried(late) }))
+  if (lateText.text.length > 0) {
+    const built = joinMapped([
+      '\n\n--- Newly Discovered Project Context ---\n',
+      lateText,
+      '\n--- End Project Context ---',
+    ])
+    parts.push(part(context, built, { placement: 'tool-result', role: 'tool', ...carried(late) }))
   }
   return parts
 }
@@ -223,22 +280,21 @@ function gemini(
 function pi(context: DiscoveryContext, entries: readonly ViewEntry[]): HarnessPart[] {
   if (context.profile?.behaviour.piSections === true) return piSections(context, entries)
   const { replace, append } = context.promptFiles
-  const files = entries.map((e) => `## ${e.path}\n\n${e.text}\n\n`).join('')
+  const files = joinMapped(entries.map((e) => joinMapped([`## ${e.path}\n\n`, mapped(e), '\n\n'])))
   const project =
     entries.length === 0
-      ? ''
-      : `# Project Context\n\nProject-specific instructions and guidelines:\n\n${files}`
+      ? undefined
+      : joinMapped(['# Project Context\n\nProject-specific instructions and guidelines:\n\n', files])
   // SYSTEM.md stands in for the base prompt; APPEND_SYSTEM.md follows it after a blank line, then the context files.
-  const own = [replace?.text, append?.text].filter((t) => t !== undefined)
-  const text = [...own, ...(project === '' ? [] : [project])].join('\n\n')
-  if (text.length === 0) return []
+  const own = [replace, append].filter((f) => f !== undefined).map((f) => fromFile(f.path, f.text))
+  const built = joinMapped([...own, ...(project === undefined ? [] : [project])], '\n\n')
+  if (built.text.length === 0) return []
   const paths = [replace?.path, append?.path].filter((p) => p !== undefined)
   const { files: carriedFiles, withheld } = carried(entries)
   return [
-    part(context, {
+    part(context, built, {
       placement: 'system-prompt',
       role: 'system',
-      text,
       files: [...paths, ...carriedFiles],
       withheld,
     }),
@@ -262,24 +318,26 @@ function piSections(context: DiscoveryContext, entries: readonly ViewEntry[]): H
   if (entries.length === 0 && replace === undefined && append === undefined && context.piSkills === undefined)
     return []
   const marks = replace === undefined ? [markOf(context, PI_BASE)] : []
-  const sections = [replace?.text ?? marks[0]!.mark]
-  if (append !== undefined) sections.push(`<addendum>\n${append.text}\n</addendum>`)
+  const sections: MappedText[] = [
+    replace === undefined ? plain(marks[0]!.mark) : fromFile(replace.path, replace.text),
+  ]
+  if (append !== undefined)
+    sections.push(joinMapped(['<addendum>\n', fromFile(append.path, append.text), '\n</addendum>']))
   if (entries.length > 0) {
-    const blocks = entries.map(
-      (e) => `<project_instructions path="${e.path}">\n${e.text}\n</project_instructions>`,
+    const blocks = entries.map((e) =>
+      joinMapped([`<project_instructions path="${e.path}">\n`, mapped(e), '\n</project_instructions>']),
     )
-    const body = ['Project-specific instructions and guidelines:', ...blocks].join('\n\n')
-    sections.push(`<project_context>\n${body}\n</project_context>`)
+    const body = joinMapped(['Project-specific instructions and guidelines:', ...blocks], '\n\n')
+    sections.push(joinMapped(['<project_context>\n', body, '\n</project_context>']))
   }
-  if (context.piSkills !== undefined) sections.push(`<skills>\n${context.piSkills}\n</skills>`)
-  sections.push(`<cwd>\n${context.cwd.replace(/\\/g, '/')}\n</cwd>`)
+  if (context.piSkills !== undefined) sections.push(plain(`<skills>\n${context.piSkills}\n</skills>`))
+  sections.push(plain(`<cwd>\n${context.cwd.replace(/\\/g, '/')}\n</cwd>`))
   const { files, withheld } = carried(entries)
   const own = [replace?.path, append?.path].filter((p) => p !== undefined)
   return [
-    part(context, {
+    part(context, joinMapped(sections, '\n\n'), {
       placement: 'system-prompt',
       role: 'system',
-      text: sections.join('\n\n'),
       files: [...own, ...files],
       withheld,
       marks,
@@ -302,8 +360,11 @@ function opencode(
 ): HarnessPart[] {
   const parts: HarnessPart[] = []
   if (entries.length > 0) {
-    const text = entries.map((e) => `Instructions from: ${e.path}\n${e.text}`).join('\n')
-    parts.push(part(context, { placement: 'system-prompt', role: 'system', text, ...carried(entries) }))
+    const built = joinMapped(
+      entries.map((e) => joinMapped([`Instructions from: ${e.path}\n`, mapped(e)])),
+      '\n',
+    )
+    parts.push(part(context, built, { placement: 'system-prompt', role: 'system', ...carried(entries) }))
   }
   parts.push(...unframedLate(context, late))
   return parts
@@ -312,12 +373,10 @@ function opencode(
 /** Late-bound files of a harness whose tool-result framing is not reproduced: their texts, marked inexact. */
 function unframedLate(context: DiscoveryContext, late: readonly ViewLate[]): HarnessPart[] {
   if (late.length === 0) return []
-  const text = late.map((f) => f.text).join('\n\n')
   return [
-    part(context, {
+    part(context, joinMapped(late.map(mapped), '\n\n'), {
       placement: 'tool-result',
       role: 'tool',
-      text,
       ...carried(late),
       exact: false,
     }),
@@ -325,9 +384,13 @@ function unframedLate(context: DiscoveryContext, late: readonly ViewLate[]): Har
 }
 
 /** sysprompt's own: the discovery text, in the system prompt (what sysprompt withholds it never sends, so no mark). */
-function sysprompt(context: DiscoveryContext, entries: readonly ViewEntry[], text: string): HarnessPart[] {
-  if (text.length === 0) return []
-  return [part(context, { placement: 'system-prompt', role: 'system', text, ...carried(sent(entries)) })]
+function sysprompt(
+  context: DiscoveryContext,
+  entries: readonly ViewEntry[],
+  text: MappedText,
+): HarnessPart[] {
+  if (text.text.length === 0) return []
+  return [part(context, text, { placement: 'system-prompt', role: 'system', ...carried(sent(entries)) })]
 }
 
 /**
@@ -341,7 +404,7 @@ function convention(
   context: DiscoveryContext,
   entries: readonly ViewEntry[],
   late: readonly ViewLate[],
-  text: string,
+  text: MappedText,
 ): HarnessPart[] {
   const start = sysprompt(context, entries, text).map((p) => ({ ...p, exact: false }))
   return [...start, ...unframedLate(context, sent(late))]
@@ -364,7 +427,7 @@ export function harnessView(
   context: DiscoveryContext,
   entries: readonly ViewEntry[],
   late: readonly ViewLate[],
-  text: string,
+  text: MappedText,
 ): HarnessView {
   const mode: InstructionMode = context.mode
   const parts =
