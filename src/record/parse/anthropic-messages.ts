@@ -52,7 +52,7 @@ export function parseAnthropicRequest(
     if (m !== undefined) marks.push(m)
   }
 
-  if (body.tools !== undefined) {
+  if (body.tools !== undefined && body.tools !== null) {
     if (!Array.isArray(body.tools)) return failure('`tools` is a list')
     const section = toolSections()
     for (const tool of body.tools) {
@@ -72,7 +72,8 @@ export function parseAnthropicRequest(
       parts.push(makePart(`system:${i + 1}`, 'system', block, text))
       if (isObject(block)) mark(block.cache_control, `system:${i + 1}`)
     })
-  } else if (system !== undefined) return failure('`system` is a string or a list of blocks')
+  } else if (system !== undefined && system !== null)
+    return failure('`system` is a string or a list of blocks')
 
   const messageHashes: string[] = []
   let firstUser: string | undefined
@@ -92,8 +93,10 @@ export function parseAnthropicRequest(
         injectedText = contentText(injected)
         parts.push(makePart('message:1', 'injected', injected, injectedText))
       }
-      if (rest !== undefined) messageHashes.push(elementHash(rest))
-      if (rest !== undefined) firstUser = elementHash(rest)
+      if (rest !== undefined) {
+        messageHashes.push(elementHash(rest))
+        firstUser = elementHash(rest)
+      }
       continue
     }
     messageHashes.push(elementHash(message))

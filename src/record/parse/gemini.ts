@@ -66,7 +66,7 @@ export function parseGeminiRequest(
       return failure('each content is an object with `parts`')
   const parts: ParsedPart[] = []
   const system = body.systemInstruction ?? body.system_instruction
-  if (system !== undefined) {
+  if (system !== undefined && system !== null) {
     if (!isObject(system) || !Array.isArray(system.parts))
       return failure('`systemInstruction` is a content with `parts`')
     system.parts.forEach((part, i) => {
@@ -74,7 +74,7 @@ export function parseGeminiRequest(
       parts.push(makePart(`system:${i + 1}`, 'system', part, text))
     })
   }
-  if (body.tools !== undefined) {
+  if (body.tools !== undefined && body.tools !== null) {
     if (!Array.isArray(body.tools)) return failure('`tools` is a list')
     const section = toolSections()
     for (const tool of body.tools) {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { TrafficEndpoint } from '../../compile/call-record.js'
-import { MAX_BODY_BYTES, parseRequest, parseResponse } from './index.js'
+import { MAX_BODY_BYTES, parseRequest, parseResponse, prefixHash, toRecordedPart } from './index.js'
 
 const ENDPOINTS: TrafficEndpoint[] = [
   'anthropic.messages',
@@ -146,5 +146,22 @@ describe('the parsers are pure', () => {
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
       expect(readFileSync(`${dir}/${name}`, 'utf8'), name).not.toMatch(/from '(node:|fs|path)/)
     }
+  })
+})
+
+describe('parts as a CallRecord keeps them', () => {
+  it('hashes the prefix from the parts’ hashes and keys each text with the user’s secret', () => {
+    const body = { model: 'm', system: 'be brief', tools: null, messages: [{ role: 'user', content: 'hi' }] }
+    const parsed = parseRequest('anthropic.messages', JSON.stringify(body))
+    if (!parsed.ok) throw new Error(parsed.reason)
+    const [part] = parsed.parts
+    expect(toRecordedPart(part!, 'key')).toEqual({
+      section: 'system:1',
+      kind: 'system',
+      hash: part!.hash,
+      keyedHash: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/),
+    })
+    expect(toRecordedPart(part!, 'key').keyedHash).not.toBe(toRecordedPart(part!, 'other').keyedHash)
+    expect(prefixHash(parsed.parts)).not.toBe(prefixHash([]))
   })
 })

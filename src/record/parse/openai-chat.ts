@@ -62,7 +62,7 @@ export function parseChatRequest(
     markAll(message, `system:${at + 1}`)
     at++
   }
-  if (body.tools !== undefined) {
+  if (body.tools !== undefined && body.tools !== null) {
     if (!Array.isArray(body.tools)) return failure('`tools` is a list')
     const section = toolSections()
     for (const tool of body.tools) {

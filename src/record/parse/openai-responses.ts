@@ -48,7 +48,7 @@ export function parseResponsesRequest(
     if (typeof body.instructions !== 'string') return failure('`instructions` is a string')
     parts.push(makePart('system:1', 'system', body.instructions, body.instructions))
   }
-  if (body.tools !== undefined) {
+  if (body.tools !== undefined && body.tools !== null) {
     if (!Array.isArray(body.tools)) return failure('`tools` is a list')
     const section = toolSections()
     for (const tool of body.tools) {
