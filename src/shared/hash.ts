@@ -1,3 +1,4 @@
+import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { TextCache } from './text-cache.js'
@@ -34,6 +35,17 @@ export function hashText(text: string, hash: HashFunction = sha256Hex): string {
  */
 export function hashTextOnce(text: string, hash: HashFunction = sha256Hex): string {
   return `sha256:${hash(text)}`
+}
+
+/**
+ * `hmac-sha256:` + hex of `text` keyed with `key` (a per-user secret): a
+ * hash that names a text without letting anyone who lacks the key test a
+ * guess against it. Recordings keep it beside each part's text before
+ * masking, so a change masking hides is still seen. Not memoized: keys vary.
+ */
+export function keyedHash(key: Uint8Array | string, text: string): string {
+  const bytes = typeof key === 'string' ? utf8ToBytes(key) : key
+  return `hmac-sha256:${bytesToHex(hmac(sha256, bytes, utf8ToBytes(text)))}`
 }
 
 /** JSON with object keys sorted by code unit, recursively, and no whitespace: what tool hashes cover. */
