@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 // SPEC §1: the pure layers, top first. Each may import only from itself and
 // the layers before it, and nothing from `node:*`, so they run in a browser.
 const PURE_LAYERS = ['shared', 'template', 'registry', 'compile', 'presets'] as const
-/** Every layer of SPEC §1, top first (`record` has no folder yet). */
+/** Every layer of SPEC §1, top first. */
 const LAYERS = [...PURE_LAYERS, 'node', 'store', 'record', 'server', 'cli'] as const
 
 /** Import circles allowed to stay: none. */
@@ -119,6 +119,26 @@ describe('layering (SPEC §1)', () => {
       expect(offending).toEqual([])
     })
   }
+
+  it("src/record/parse (the recorder's parsers) imports nothing from node:* and only from pure layers and itself", () => {
+    const dir = join(SRC, 'record', 'parse')
+    const files = sourceFiles(dir)
+    expect(files.length).toBeGreaterThan(0)
+    const offending: string[] = []
+    for (const file of files) {
+      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+        const where = `${relative(SRC, file)} → ${spec}`
+        if (spec.startsWith('node:')) offending.push(where)
+        else if (spec.startsWith('.')) {
+          const target = resolve(dirname(file), spec)
+          const layer = layerOf(target)
+          const pure = PURE_LAYERS.some((l) => l === layer)
+          if (!pure && !target.startsWith(dir)) offending.push(where)
+        }
+      }
+    }
+    expect(offending).toEqual([])
+  })
 
   it('the pure entry (src/index.ts) reaches only pure layers', () => {
     const specs = specifiers(readFileSync(join(SRC, 'index.ts'), 'utf8'))
