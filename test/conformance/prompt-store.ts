@@ -391,7 +391,7 @@ export function describePromptStoreConformance(
       })
     })
 
-    describeRecordingConformance(fresh, handles, concurrency)
+    describeRecordingConformance(fresh, handles, concurrency, options.processes)
 
     describe('several OS processes', () => {
       const spawnable = 'open' in options.processes ? options.processes : undefined

@@ -4,6 +4,7 @@ import { StoreError } from '../../src/compile/store-errors.js'
 import type { PromptStore, SessionVersion } from '../../src/compile/types.js'
 import { hashText } from '../../src/shared/hash.js'
 import { outcomeFixture, versionFixture } from './prompt-store.js'
+import { type ChildOpen, runStoreChildren } from './store-processes.js'
 
 /** Multi-byte, astral, quotes, backslashes, a line separator: what naive encodings break. */
 const AWKWARD = 'Ünïcødé — 日本語 🧪 "quoted" \\ back\\slash\n\ttab <|endoftext|> \u2028 end'
@@ -64,6 +65,7 @@ export function describeRecordingConformance(
   fresh: () => Promise<PromptStore>,
   handles: () => Promise<PromptStore[]>,
   concurrency: number,
+  processes: { open: (first: PromptStore) => ChildOpen } | { skip: string },
 ): void {
   /** A store holding recording `rec` at version 1. */
   const recording = async (id = 'rec', store?: PromptStore): Promise<PromptStore> => {
@@ -238,6 +240,26 @@ export function describeRecordingConformance(
       read!.messageHashes.push('mutated output')
       expect(await store.calls('rec')).toStrictEqual([{ ...pristine, call: 1 }])
     })
+
+    const spawnable = 'open' in processes ? processes : undefined
+    const suffix = 'skip' in processes ? ` (skipped: ${processes.skip})` : ''
+    ;(spawnable === undefined ? it.skip : it)(
+      `numbers calls recorded by several OS processes at once, each number once${suffix}`,
+      async () => {
+        const store = await recording()
+        const perProcess = 10
+        const results = await runStoreChildren(spawnable!.open(store), 3, (index) => ({
+          task: 'record',
+          id: 'rec',
+          index,
+          count: perProcess,
+        }))
+        const numbers = results.flatMap((r) => r.numbers as number[]).sort((a, b) => a - b)
+        expect(numbers).toEqual(Array.from({ length: 3 * perProcess }, (_, i) => i + 1))
+        expect((await store.calls('rec')).map((c) => c.call)).toEqual(numbers)
+      },
+      300_000,
+    )
 
     it('rejects recording calls after close with a StoreError coded closed', async () => {
       const store = await recording()
