@@ -3,8 +3,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { describePromptStoreConformance, versionFixture } from '../../test/conformance/prompt-store.js'
 import { callFixture, recordedVersion } from '../../test/conformance/recordings.js'
 import type { PromptStore } from '../compile/types.js'
+import { encodeVersion } from './ledger.js'
 import { postgresStore } from './postgres.js'
 import { postgresCallSql } from './postgres-calls.js'
+import { POSTGRES_MIGRATIONS } from './postgres-schema.js'
 
 /** Set by `.ci/run` (which starts a server); without it the suite is skipped locally and fails under CI. */
 const url = process.env.SYSPROMPT_TEST_PG_URL
@@ -137,6 +139,40 @@ if (url === undefined) {
       }
       client.release()
       await pool.end()
+    })
+
+    it('upgrades a schema 1 database, keeping its sessions, which can then hold recordings', async () => {
+      const schema = freshSchema()
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      await client.query(`CREATE SCHEMA "${schema}"`)
+      await client.query(
+        `CREATE TABLE "${schema}".schema_version (version integer PRIMARY KEY, applied_at text NOT NULL)`,
+      )
+      await client.query(POSTGRES_MIGRATIONS[0]!.replaceAll('{s}', `"${schema}".`))
+      await client.query(`INSERT INTO "${schema}".schema_version VALUES (1, 'then')`)
+      const old = versionFixture(1, ['kept from schema 1'])
+      const { blobs, row } = encodeVersion(old)
+      for (const b of blobs)
+        await client.query(`INSERT INTO "${schema}".blobs VALUES ($1, $2)`, [b.hash, b.body])
+      await client.query(`INSERT INTO "${schema}".sessions VALUES ('old', 1, $1, $2, $2)`, [row.hash, row.at])
+      await client.query(`INSERT INTO "${schema}".versions VALUES ('old', 1, $1, $2, $3, $4, $5)`, [
+        row.hash,
+        row.tokens,
+        row.reason,
+        row.at,
+        row.body,
+      ])
+      await client.end()
+      const store = postgresStore({ connectionString: url, schema })
+      expect(await store.getSession('old')).toEqual({ id: 'old', current: old, versions: 1 })
+      await store.createSession('rec', recordedVersion(1, 'p1'), { kind: 'recording' })
+      expect((await store.recordCall(callFixture('rec', 1))).call).toBe(1)
+      expect((await store.listSessions()).find((s) => s.id === 'rec')).toMatchObject({
+        kind: 'recording',
+        calls: 1,
+      })
+      await store.close()
     })
 
     it('reports an unreachable server as a failed StoreError naming the server without its password', async () => {
