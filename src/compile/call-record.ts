@@ -3,7 +3,9 @@
  * types the recorder fills, the store persists (every driver, the shared
  * conformance suite) and `why` reads. Pure data: no parsing here.
  */
-import type { UsageProvider } from './types.js'
+
+/** A provider whose usage reports `recordUsage` reads. */
+export type UsageProvider = 'anthropic' | 'openai' | 'gemini'
 
 /** The provider API a recorded request used, by its path. */
 export type TrafficEndpoint =

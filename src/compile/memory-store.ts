@@ -1,6 +1,15 @@
 import { hashText } from '../shared/hash.js'
+import type { CallRecord } from './call-record.js'
+import { checkCall, inRange } from './recordings.js'
 import { StoreConflictError, StoreError } from './store-errors.js'
-import type { PromptStore, SessionRecord, SessionVersion, StoredTemplate, UsageOutcome } from './types.js'
+import type {
+  PromptStore,
+  SessionKind,
+  SessionRecord,
+  SessionVersion,
+  StoredTemplate,
+  UsageOutcome,
+} from './types.js'
 
 export interface MemoryStoreOptions {
   /** Stamps `updatedAt` of templates; defaults to the system clock. */
@@ -26,6 +35,11 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
   const templates = new Map<string, StoredTemplate>()
   const sessions = new Map<string, SessionVersion[]>()
   const usage = new Map<string, UsageOutcome[]>()
+  const kinds = new Map<string, SessionKind>()
+  /** Per session: its calls (oldest first) and the number the last one took, which pruning never lowers. */
+  const recorded = new Map<string, { calls: CallRecord[]; last: number }>()
+  /** Per session: prefix hash → the first version with it. */
+  const prefixes = new Map<string, Map<string, number>>()
   let closed = false
 
   const ensureOpen = (operation: string): void => {
@@ -33,11 +47,30 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
       throw new StoreError({ code: 'closed', operation, detail: 'the store was closed; open a new one' })
   }
 
-  const recordOf = (id: string, versions: SessionVersion[]): SessionRecord => ({
-    id,
-    current: structuredClone(versions[versions.length - 1]!),
-    versions: versions.length,
-  })
+  const recordOf = (id: string, versions: SessionVersion[]): SessionRecord => {
+    const kind = kinds.get(id)
+    return {
+      id,
+      current: structuredClone(versions[versions.length - 1]!),
+      versions: versions.length,
+      ...(kind === undefined ? {} : { kind }),
+    }
+  }
+
+  const indexPrefix = (id: string, version: SessionVersion): void => {
+    if (version.prefixHash === undefined) return
+    const known = prefixes.get(id) ?? new Map<string, number>()
+    if (!known.has(version.prefixHash)) known.set(version.prefixHash, version.version)
+    prefixes.set(id, known)
+  }
+
+  const forget = (id: string): void => {
+    sessions.delete(id)
+    usage.delete(id)
+    kinds.delete(id)
+    recorded.delete(id)
+    prefixes.delete(id)
+  }
 
   return {
     async getTemplate(workspace) {
@@ -74,7 +107,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
       return versions === undefined ? undefined : recordOf(id, versions)
     },
 
-    async createSession(id, version) {
+    async createSession(id, version, options = {}) {
       ensureOpen('createSession')
       const existing = sessions.get(id)
       if (existing !== undefined) return recordOf(id, existing)
@@ -88,6 +121,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
       }
       const versions = [structuredClone(version)]
       sessions.set(id, versions)
+      if (options.kind !== undefined) kinds.set(id, options.kind)
+      indexPrefix(id, version)
       return recordOf(id, versions)
     },
 
@@ -122,6 +157,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
         })
       }
       versions.push(structuredClone(version))
+      indexPrefix(id, version)
       return recordOf(id, versions)
     },
 
@@ -150,11 +186,59 @@ export function memoryStore(options: MemoryStoreOptions = {}): ClosablePromptSto
       return structuredClone(usage.get(id) ?? [])
     },
 
+    async recordCall(call) {
+      ensureOpen('recordCall')
+      checkCall(call, sessions.has(call.session) ? (kinds.get(call.session) ?? null) : undefined)
+      const entry = recorded.get(call.session) ?? { calls: [], last: 0 }
+      const stored: CallRecord = { ...structuredClone(call), call: entry.last + 1 }
+      entry.calls.push(stored)
+      entry.last = stored.call
+      recorded.set(call.session, entry)
+      return structuredClone(stored)
+    },
+
+    async calls(id, range = {}) {
+      ensureOpen('calls')
+      return structuredClone((recorded.get(id)?.calls ?? []).filter((c) => inRange(c.call, range)))
+    },
+
+    async findVersionByPrefix(id, prefixHash) {
+      ensureOpen('findVersionByPrefix')
+      return prefixes.get(id)?.get(prefixHash)
+    },
+
+    async deleteSession(id) {
+      ensureOpen('deleteSession')
+      const existed = sessions.has(id)
+      forget(id)
+      return existed
+    },
+
+    async pruneCalls(olderThan) {
+      ensureOpen('pruneCalls')
+      const before = olderThan.getTime()
+      const result = { calls: 0, sessions: 0 }
+      for (const [id, entry] of recorded) {
+        const kept = entry.calls.filter((c) => Date.parse(c.startedAt) >= before)
+        if (kept.length === entry.calls.length) continue
+        result.calls += entry.calls.length - kept.length
+        entry.calls = kept
+        if (kept.length === 0) {
+          forget(id)
+          result.sessions++
+        }
+      }
+      return result
+    },
+
     async close() {
       closed = true
       templates.clear()
       sessions.clear()
       usage.clear()
+      kinds.clear()
+      recorded.clear()
+      prefixes.clear()
     },
   }
 }

@@ -1,4 +1,8 @@
 import type { Stability, ToolSchema } from '../registry/types.js'
+import type { CallRecord, UsageProvider } from './call-record.js'
+
+// Defined beside the recording types (which `PromptStore` uses), so the two files import in one direction only.
+export type { UsageProvider }
 
 /** Counts tokens of a text. Implementations must be pure and deterministic. */
 export interface Tokenizer {
@@ -147,12 +151,40 @@ export interface SessionVersion {
   /** ISO 8601. */
   at: string
   compiled: CompiledPrompt
+  /**
+   * A recording's version only: the `prefixHash` of the calls that sent it
+   * (SPEC §11), by which `findVersionByPrefix` finds it again.
+   */
+  prefixHash?: string
 }
+
+/**
+ * What a session holds: a compiled prompt (the default, absent from the
+ * record) or a `recording`, a thread of requests `sysprompt record` saw,
+ * whose versions are the prefixes the harness sent. Session write routes
+ * refuse a recording.
+ */
+export type SessionKind = 'recording'
 
 export interface SessionRecord {
   id: string
   current: SessionVersion
   versions: number
+  /** Set for a recording; absent for a prompt session. */
+  kind?: SessionKind
+}
+
+/** Which calls `calls` reads: call numbers from `from` to `to`, both included (default: all). */
+export interface CallRange {
+  from?: number
+  to?: number
+}
+
+/** What `pruneCalls` removed. */
+export interface PruneResult {
+  calls: number
+  /** Recordings left without a call, removed whole. */
+  sessions: number
 }
 
 export interface StoredTemplate {
@@ -173,8 +205,12 @@ export interface PromptStore {
     expectedHash?: string | null,
   ): Promise<StoredTemplate>
   getSession(id: string): Promise<SessionRecord | undefined>
-  /** First writer wins, atomically: a second create returns the existing record unchanged. */
-  createSession(id: string, version: SessionVersion): Promise<SessionRecord>
+  /**
+   * First writer wins, atomically: a second create returns the existing
+   * record unchanged (its kind included). `kind: 'recording'` marks a
+   * thread of `sysprompt record`, which alone takes `recordCall`.
+   */
+  createSession(id: string, version: SessionVersion, options?: { kind?: SessionKind }): Promise<SessionRecord>
   /** Compare-and-set on the latest version's hash; a `StoreConflictError` when it moved. */
   appendVersion(id: string, version: SessionVersion, expectedHash: string): Promise<SessionRecord>
   history(id: string): Promise<SessionVersion[]>
@@ -182,11 +218,28 @@ export interface PromptStore {
   recordUsage(id: string, outcome: UsageOutcome): Promise<void>
   /** The session's usage outcomes in the order they were recorded; empty for an unknown session. */
   usage(id: string): Promise<UsageOutcome[]>
+  /**
+   * Appends a recorded request to a recording and returns it with its
+   * number, the next of the session, assigned atomically (concurrent
+   * writers never share one); its cost does not grow with the calls before
+   * it. `not-found` for an unknown session, `invalid` for one that is not a
+   * recording.
+   */
+  recordCall(call: Omit<CallRecord, 'call'>): Promise<CallRecord>
+  /** A session's calls in call order (those numbered within `range`); empty for an unknown session. */
+  calls(id: string, range?: CallRange): Promise<CallRecord[]>
+  /** The number of the session's first version whose `prefixHash` is this one, so a prefix seen before is reused. */
+  findVersionByPrefix(id: string, prefixHash: string): Promise<number | undefined>
+  /**
+   * Removes a session with its versions, usage and calls; false when there
+   * was none. Section texts stay: they are stored once for every session
+   * that shares them, and nothing indexes who still does.
+   */
+  deleteSession(id: string): Promise<boolean>
+  /** Removes the calls started before `olderThan`, and each recording that is left without one. */
+  pruneCalls(olderThan: Date): Promise<PruneResult>
   close?(): Promise<void>
 }
-
-/** A provider whose usage reports `recordUsage` reads. */
-export type UsageProvider = 'anthropic' | 'openai' | 'gemini'
 
 /**
  * How much of a call's cacheable prefix the provider served from cache:

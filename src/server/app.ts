@@ -199,15 +199,34 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const versions = new LruCache<string, { version: number; hash: string }>(1024)
   const missing = (id: string) =>
     new ApiError(404, 'not-found', `no session ${id}; create it with PUT /api/sessions/${id}`)
+  // Sessions known to hold prompts: a session's kind is set when it is created and never changes, so a
+  // write checks the store for a recording once per session, not on every request.
+  const prompts = new LruCache<string, true>(4096)
   const current = async (id: string) => {
     const record = await store.getSession(id)
     if (record === undefined) throw missing(id)
     versions.set(id, { version: record.current.version, hash: record.current.hash })
+    if (record.kind === undefined) prompts.set(id, true)
     return record
+  }
+  /** Session writes refuse a recording: its versions are what a harness sent, not prompts built here. */
+  const refuseRecording = async (id: string, what: string) => {
+    if (prompts.get(id) !== undefined) return
+    const record = await store.getSession(id)
+    if (record === undefined) return
+    if (record.kind === 'recording') {
+      throw new ApiError(
+        409,
+        'recording',
+        `session ${id} is a recording of what a harness sent, which ${what} cannot change; read it with GET /api/sessions/${id}/history, or use another id for a session of your own`,
+      )
+    }
+    prompts.set(id, true)
   }
   app.openapi(routes.putSessionRoute, async (c) => {
     const { id } = c.req.valid('param')
     const { context } = c.req.valid('json')
+    await refuseRecording(id, 'PUT')
     const compiled = await sessions.construct(id, context)
     const record = await current(id)
     return c.json({ id, version: record.current.version, compiled }, 200)
@@ -232,6 +251,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   app.openapi(routes.recompileRoute, async (c) => {
     const { id } = c.req.valid('param')
     const { context, reason } = c.req.valid('json')
+    await refuseRecording(id, 'recompile')
     const result = await sessions.recompile(id, context, reason)
     const record = await current(id)
     return c.json({ id, version: record.current.version, ...result }, 200)
@@ -271,6 +291,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     const { id } = c.req.valid('param')
     const { usage, provider, model, hash, ttl } = c.req.valid('json')
     await current(id)
+    await refuseRecording(id, 'a usage report')
     await sessions.recordUsage(id, usage, {
       provider,
       model,

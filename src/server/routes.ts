@@ -114,6 +114,7 @@ export const putSessionRoute = createRoute({
       'the session prompt: the stored one when it exists (byte-identical), else built',
     ),
     422: json(ErrorBody, 'the prompt cannot be built'),
+    409: json(ErrorBody, 'the session is a recording (`sysprompt record`), which no request changes'),
     ...errors,
   },
 })
@@ -136,6 +137,7 @@ export const recompileRoute = createRoute({
   responses: {
     200: json(RecompileResponse, 'a new version only when the hash changed'),
     422: json(ErrorBody, 'the prompt cannot be built'),
+    409: json(ErrorBody, 'the session is a recording (`sysprompt record`), which no request changes'),
     ...errors,
   },
 })
@@ -169,6 +171,7 @@ export const postUsageRoute = createRoute({
   responses: {
     200: json(UsageResponse, 'recorded; the outcomes so far and the hit rate'),
     404: json(ErrorBody, 'no such session'),
+    409: json(ErrorBody, 'the session is a recording (`sysprompt record`): its usage comes from its calls'),
     ...errors,
   },
 })

@@ -1,5 +1,6 @@
 import type { ClosablePromptStore } from '../compile/memory-store.js'
 import { StoreConflictError, StoreError, type StoreSubject } from '../compile/store-errors.js'
+import type { PromptStore, SessionKind } from '../compile/types.js'
 
 /** One line of `listSessions`: a session's current version without its prompt. */
 export interface SessionSummary {
@@ -11,7 +12,16 @@ export interface SessionSummary {
   /** ISO 8601 of version 1 and of the current version. */
   createdAt: string
   updatedAt: string
+  /** A recording (absent for a prompt session), with the number its last call took. */
+  kind?: SessionKind
+  calls?: number
 }
+
+/** The recording methods of `PromptStore` (SPEC §11), which each SQL driver keeps in a file of its own. */
+export type RecordingMethods = Pick<
+  PromptStore,
+  'recordCall' | 'calls' | 'findVersionByPrefix' | 'deleteSession' | 'pruneCalls'
+>
 
 /** A persistent `PromptStore` (SQLite or PostgreSQL): also lists its sessions, newest first. */
 export interface PersistentPromptStore extends ClosablePromptStore {

@@ -18,6 +18,8 @@ export interface VersionRow {
   at: string
   /** The blob of the version body (manifest, sections, cuts, warnings, spans, part and tool ids). */
   body: string
+  /** A recording's version: its prefix hash (a column of its own, so it is found by an index); else null. */
+  prefixHash?: string | null
 }
 
 /**
@@ -88,6 +90,7 @@ export function encodeVersion(version: SessionVersion): { blobs: Blob[]; row: Ve
       reason: version.reason,
       at: version.at,
       body: bodyHash,
+      prefixHash: version.prefixHash ?? null,
     },
   }
 }
@@ -146,5 +149,6 @@ export function decodeVersion(
     reason: row.reason,
     at: row.at,
     compiled,
+    ...(row.prefixHash === null || row.prefixHash === undefined ? {} : { prefixHash: row.prefixHash }),
   }
 }

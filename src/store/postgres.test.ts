@@ -1,8 +1,12 @@
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { describePromptStoreConformance, versionFixture } from '../../test/conformance/prompt-store.js'
+import { callFixture, recordedVersion } from '../../test/conformance/recordings.js'
 import type { PromptStore } from '../compile/types.js'
+import { encodeVersion } from './ledger.js'
 import { postgresStore } from './postgres.js'
+import { postgresCallSql } from './postgres-calls.js'
+import { POSTGRES_MIGRATIONS } from './postgres-schema.js'
 
 /** Set by `.ci/run` (which starts a server); without it the suite is skipped locally and fails under CI. */
 const url = process.env.SYSPROMPT_TEST_PG_URL
@@ -89,6 +93,86 @@ if (url === undefined) {
         message: expect.stringMatching(/does not match its hash/),
       })
       await reopened.close()
+    })
+
+    it('appending call 1 000 is one statement, as call 1 was, and no recording statement needs a table scan', async () => {
+      const schema = freshSchema()
+      const pool = new pg.Pool({ connectionString: url, max: 2 })
+      const sent: string[] = []
+      const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+      ;(pool as unknown as { query: typeof query }).query = (...args: unknown[]) => {
+        sent.push(String(args[0]))
+        return query(...args)
+      }
+      const store = postgresStore({ pool, schema })
+      await store.createSession('rec', recordedVersion(1, 'p1'), { kind: 'recording' })
+      const statementsOf = async (n: number) => {
+        sent.length = 0
+        expect((await store.recordCall(callFixture('rec', n % 50))).call).toBe(n)
+        return [...sent]
+      }
+      const first = await statementsOf(1)
+      for (let n = 2; n < 1000; n++) await store.recordCall(callFixture('rec', n % 50))
+      const last = await statementsOf(1000)
+      expect(first).toHaveLength(1)
+      expect(last).toEqual(first)
+      await store.close()
+
+      // With sequential scans priced out, a plan that still scans has no index to use.
+      const client = await pool.connect()
+      await client.query('SET enable_seqscan = off')
+      await client.query(`ANALYZE "${schema}".calls`)
+      const sql = postgresCallSql(`"${schema}".`)
+      const cases: [string, unknown[]][] = [
+        [sql.recordCall, ['rec', ...Array.from({ length: 21 }, () => null)]],
+        [sql.calls, ['rec', 1, 10]],
+        [sql.findPrefix, ['rec', 'sha256:x']],
+        [sql.kind, ['rec']],
+        [sql.pruneCalls, [0]],
+        [sql.deleteCalls, ['rec']],
+      ]
+      for (const [text, values] of cases) {
+        const plan = (await client.query(`EXPLAIN ${text}`, values)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n')
+        expect(plan, text).not.toMatch(/Seq Scan/)
+      }
+      client.release()
+      await pool.end()
+    })
+
+    it('upgrades a schema 1 database, keeping its sessions, which can then hold recordings', async () => {
+      const schema = freshSchema()
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      await client.query(`CREATE SCHEMA "${schema}"`)
+      await client.query(
+        `CREATE TABLE "${schema}".schema_version (version integer PRIMARY KEY, applied_at text NOT NULL)`,
+      )
+      await client.query(POSTGRES_MIGRATIONS[0]!.replaceAll('{s}', `"${schema}".`))
+      await client.query(`INSERT INTO "${schema}".schema_version VALUES (1, 'then')`)
+      const old = versionFixture(1, ['kept from schema 1'])
+      const { blobs, row } = encodeVersion(old)
+      for (const b of blobs)
+        await client.query(`INSERT INTO "${schema}".blobs VALUES ($1, $2)`, [b.hash, b.body])
+      await client.query(`INSERT INTO "${schema}".sessions VALUES ('old', 1, $1, $2, $2)`, [row.hash, row.at])
+      await client.query(`INSERT INTO "${schema}".versions VALUES ('old', 1, $1, $2, $3, $4, $5)`, [
+        row.hash,
+        row.tokens,
+        row.reason,
+        row.at,
+        row.body,
+      ])
+      await client.end()
+      const store = postgresStore({ connectionString: url, schema })
+      expect(await store.getSession('old')).toEqual({ id: 'old', current: old, versions: 1 })
+      await store.createSession('rec', recordedVersion(1, 'p1'), { kind: 'recording' })
+      expect((await store.recordCall(callFixture('rec', 1))).call).toBe(1)
+      expect((await store.listSessions()).find((s) => s.id === 'rec')).toMatchObject({
+        kind: 'recording',
+        calls: 1,
+      })
+      await store.close()
     })
 
     it('reports an unreachable server as a failed StoreError naming the server without its password', async () => {

@@ -1,6 +1,12 @@
 import type * as Pg from 'pg'
 import { StoreConflictError, StoreError, type StoreSubject } from '../compile/store-errors.js'
-import type { SessionRecord, SessionVersion, StoredTemplate, UsageOutcome } from '../compile/types.js'
+import type {
+  SessionKind,
+  SessionRecord,
+  SessionVersion,
+  StoredTemplate,
+  UsageOutcome,
+} from '../compile/types.js'
 import { hashText } from '../shared/hash.js'
 import {
   appendConflict,
@@ -15,6 +21,7 @@ import {
 } from './common.js'
 import { type Blob, decodeVersion, encodeVersion, referencedBlobs, type VersionRow } from './ledger.js'
 import { loadOptional } from './optional.js'
+import { postgresRecordings } from './postgres-calls.js'
 import { MIGRATION_LOCK, POSTGRES_MIGRATIONS } from './postgres-schema.js'
 
 export interface PostgresStoreOptions extends StoreClockOption {
@@ -190,14 +197,15 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
 
   const readRecord = async (id: string): Promise<SessionRecord | undefined> => {
     const rows = await query(
-      `SELECT s.versions AS count, v.version, v.hash, v.tokens, v.reason, v.at, v.body, b.body AS blob
-       FROM ${s}sessions s JOIN ${s}versions v ON v.session_id = s.id AND v.version = s.versions
+      `SELECT s.versions AS count, s.kind, v.version, v.hash, v.tokens, v.reason, v.at, v.body,
+       v.prefix_hash AS "prefixHash", b.body AS blob FROM ${s}sessions s JOIN ${s}versions v ON v.session_id = s.id AND v.version = s.versions
        LEFT JOIN ${s}blobs b ON b.hash = v.body WHERE s.id = $1`,
       [id],
     )
     if (rows.length === 0) return undefined
     const [current] = await decodeAll(id, rows as VersionRow[])
-    return { id, current: current!, versions: rows[0].count }
+    const kind = rows[0].kind as SessionKind | null
+    return { id, current: current!, versions: rows[0].count, ...(kind === null ? {} : { kind }) }
   }
 
   const storedHead = async (id: string) =>
@@ -215,6 +223,7 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
 
   return {
     location,
+    ...postgresRecordings(pool, s, run),
 
     getTemplate(workspace) {
       return run('getTemplate', { kind: 'template', workspace }, async () => {
@@ -270,19 +279,26 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
       return run('getSession', session(id), () => readRecord(id))
     },
 
-    createSession(id, version) {
+    createSession(id, version, createOptions = {}) {
       return run('createSession', session(id), async () => {
         if (version.version !== 1) throw invalidFirst(id, version.version)
         const { blobs, row } = encodeVersion(version)
         await writeBlobs(blobs)
+        const kind = createOptions.kind
         const inserted = await query(
-          `WITH s AS (INSERT INTO ${s}sessions (id, versions, current_hash, created_at, updated_at)
-             VALUES ($1, 1, $2, $3, $3) ON CONFLICT DO NOTHING RETURNING id)
-           INSERT INTO ${s}versions (session_id, version, hash, tokens, reason, at, body)
-             SELECT id, 1, $2, $4, $5, $3, $6 FROM s RETURNING version`,
-          [id, row.hash, row.at, row.tokens, row.reason, row.body],
+          `WITH s AS (INSERT INTO ${s}sessions (id, versions, current_hash, created_at, updated_at, kind)
+             VALUES ($1, 1, $2, $3, $3, $7) ON CONFLICT DO NOTHING RETURNING id)
+           INSERT INTO ${s}versions (session_id, version, hash, tokens, reason, at, body, prefix_hash)
+             SELECT id, 1, $2, $4, $5, $3, $6, $8 FROM s RETURNING version`,
+          [id, row.hash, row.at, row.tokens, row.reason, row.body, kind ?? null, row.prefixHash],
         )
-        if (inserted.length === 1) return { id, current: structuredClone(version), versions: 1 }
+        if (inserted.length === 1)
+          return {
+            id,
+            current: structuredClone(version),
+            versions: 1,
+            ...(kind === undefined ? {} : { kind }),
+          }
         const winner = await readRecord(id)
         if (winner === undefined)
           throw notFound('createSession', id, 'it was deleted while being created; retry')
@@ -305,9 +321,9 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
         const inserted = await query(
           `WITH u AS (UPDATE ${s}sessions SET versions = $2, current_hash = $3, updated_at = $4
              WHERE id = $1 AND current_hash = $7 AND versions = $2 - 1 RETURNING id)
-           INSERT INTO ${s}versions (session_id, version, hash, tokens, reason, at, body)
-             SELECT id, $2, $3, $5, $6, $4, $8 FROM u RETURNING version`,
-          [id, row.version, row.hash, row.at, row.tokens, row.reason, expectedHash, row.body],
+           INSERT INTO ${s}versions (session_id, version, hash, tokens, reason, at, body, prefix_hash)
+             SELECT id, $2, $3, $5, $6, $4, $8, $9 FROM u RETURNING version`,
+          [id, row.version, row.hash, row.at, row.tokens, row.reason, expectedHash, row.body, row.prefixHash],
         )
         if (inserted.length === 1) return { id, current: structuredClone(version), versions: row.version }
         const moved = await storedHead(id)
@@ -322,7 +338,8 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
     history(id) {
       return run('history', session(id), async () => {
         const rows = await query(
-          `SELECT version, hash, tokens, reason, at, body FROM ${s}versions WHERE session_id = $1 ORDER BY version`,
+          `SELECT version, hash, tokens, reason, at, body, prefix_hash AS "prefixHash"
+           FROM ${s}versions WHERE session_id = $1 ORDER BY version`,
           [id],
         )
         return decodeAll(id, rows as VersionRow[])
@@ -353,8 +370,8 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
       return run('listSessions', undefined, async () =>
         (
           await query(
-            `SELECT s.id, s.versions, s.current_hash AS hash, v.tokens, v.reason, s.created_at, s.updated_at
-             FROM ${s}sessions s JOIN ${s}versions v ON v.session_id = s.id AND v.version = s.versions
+            `SELECT s.id, s.versions, s.current_hash AS hash, v.tokens, v.reason, s.created_at, s.updated_at,
+             s.kind, s.calls FROM ${s}sessions s JOIN ${s}versions v ON v.session_id = s.id AND v.version = s.versions
              ORDER BY s.updated_at DESC, s.id LIMIT $1`,
             [listOptions.limit ?? null],
           )
@@ -367,6 +384,7 @@ export function postgresStore(options: PostgresStoreOptions): PersistentPromptSt
             reason: row.reason,
             createdAt: row.created_at,
             updatedAt: row.updated_at,
+            ...(row.kind === null ? {} : { kind: row.kind, calls: row.calls }),
           }),
         ),
       )

@@ -8,6 +8,7 @@ import type { PromptStore } from '../compile/types.js'
 import { loadOptional } from './optional.js'
 import { defaultStatePath } from './paths.js'
 import { sqliteStore } from './sqlite.js'
+import { SQLITE_MIGRATIONS } from './sqlite-schema.js'
 
 const root = mkdtempSync(join(tmpdir(), 'sysprompt-sqlite-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -49,7 +50,9 @@ describe('sqliteStore', () => {
     await sqliteStore({ path }).close()
     const db = new Database(path)
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
-    expect(db.prepare('SELECT max(version) AS v FROM schema_version').get()).toEqual({ v: 1 })
+    expect(db.prepare('SELECT max(version) AS v FROM schema_version').get()).toEqual({
+      v: SQLITE_MIGRATIONS.length,
+    })
     db.close()
   })
 

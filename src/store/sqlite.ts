@@ -1,6 +1,12 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { StoreConflictError, StoreError } from '../compile/store-errors.js'
-import type { SessionRecord, SessionVersion, StoredTemplate, UsageOutcome } from '../compile/types.js'
+import type {
+  SessionKind,
+  SessionRecord,
+  SessionVersion,
+  StoredTemplate,
+  UsageOutcome,
+} from '../compile/types.js'
 import { hashText } from '../shared/hash.js'
 import {
   appendConflict,
@@ -15,7 +21,8 @@ import {
 } from './common.js'
 import { type Blob, decodeVersion, encodeVersion, type VersionRow } from './ledger.js'
 import { loadOptional } from './optional.js'
-import { defaultStatePath, prepareDatabasePath } from './paths.js'
+import { databaseFiles, defaultStatePath, ensurePrivateFile, prepareDatabasePath } from './paths.js'
+import { sqliteRecordings } from './sqlite-calls.js'
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js'
 
 export interface SqliteStoreOptions extends StoreClockOption {
@@ -39,6 +46,8 @@ function open(path: string, busyTimeoutMs: number, createParent: boolean): Datab
     // WAL with synchronous NORMAL survives a killed process; only an OS crash may lose the last commits.
     db.pragma('synchronous = NORMAL')
     migrate(db, path)
+    // SQLite gives its -wal and -shm files the database's mode; checked all the same.
+    for (const file of databaseFiles(path)) ensurePrivateFile(file)
     return db
   } catch (error) {
     db?.close()
@@ -113,22 +122,25 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
     ),
     session: db.prepare('SELECT versions, current_hash FROM sessions WHERE id = ?'),
     current: db.prepare(
-      `SELECT s.versions AS count, v.version, v.hash, v.tokens, v.reason, v.at, v.body
+      `SELECT s.versions AS count, s.kind, v.version, v.hash, v.tokens, v.reason, v.at, v.body,
+       v.prefix_hash AS "prefixHash"
        FROM sessions s JOIN versions v ON v.session_id = s.id AND v.version = s.versions WHERE s.id = ?`,
     ),
     history: db.prepare(
-      'SELECT version, hash, tokens, reason, at, body FROM versions WHERE session_id = ? ORDER BY version',
+      `SELECT version, hash, tokens, reason, at, body, prefix_hash AS "prefixHash"
+       FROM versions WHERE session_id = ? ORDER BY version`,
     ),
     blob: db.prepare('SELECT body FROM blobs WHERE hash = ?').pluck(),
     putBlob: db.prepare('INSERT OR IGNORE INTO blobs (hash, body) VALUES (?, ?)'),
     createSession: db.prepare(
-      'INSERT INTO sessions (id, versions, current_hash, created_at, updated_at) VALUES (?, 1, ?, ?, ?)',
+      'INSERT INTO sessions (id, versions, current_hash, created_at, updated_at, kind) VALUES (?, 1, ?, ?, ?, ?)',
     ),
     bumpSession: db.prepare(
       'UPDATE sessions SET versions = ?, current_hash = ?, updated_at = ? WHERE id = ?',
     ),
     putVersion: db.prepare(
-      'INSERT INTO versions (session_id, version, hash, tokens, reason, at, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO versions (session_id, version, hash, tokens, reason, at, body, prefix_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     putUsage: db.prepare(
       `INSERT INTO usage (session_id, seq, version, outcome)
@@ -136,8 +148,8 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
     ),
     usage: db.prepare('SELECT outcome FROM usage WHERE session_id = ? ORDER BY seq').pluck(),
     list: db.prepare(
-      `SELECT s.id, s.versions, s.current_hash AS hash, v.tokens, v.reason, s.created_at, s.updated_at
-       FROM sessions s JOIN versions v ON v.session_id = s.id AND v.version = s.versions
+      `SELECT s.id, s.versions, s.current_hash AS hash, v.tokens, v.reason, s.created_at, s.updated_at,
+       s.kind, s.calls FROM sessions s JOIN versions v ON v.session_id = s.id AND v.version = s.versions
        ORDER BY s.updated_at DESC, s.id LIMIT ?`,
     ),
   }
@@ -162,18 +174,26 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
   }
 
   const readRecord = (id: string): SessionRecord | undefined => {
-    const row = q.current.get(id) as (VersionRow & { count: number }) | undefined
-    return row === undefined ? undefined : { id, current: decode(id, row), versions: row.count }
+    const row = q.current.get(id) as (VersionRow & { count: number; kind: SessionKind | null }) | undefined
+    if (row === undefined) return undefined
+    return {
+      id,
+      current: decode(id, row),
+      versions: row.count,
+      ...(row.kind === null ? {} : { kind: row.kind }),
+    }
   }
 
-  const createTx = db.transaction((id: string, version: SessionVersion): SessionRecord | undefined => {
-    if (q.session.get(id) !== undefined) return undefined
-    const { blobs, row } = encodeVersion(version)
-    writeBlobs(blobs)
-    q.createSession.run(id, row.hash, row.at, row.at)
-    q.putVersion.run(id, row.version, row.hash, row.tokens, row.reason, row.at, row.body)
-    return { id, current: structuredClone(version), versions: 1 }
-  })
+  const createTx = db.transaction(
+    (id: string, version: SessionVersion, kind: SessionKind | undefined): SessionRecord | undefined => {
+      if (q.session.get(id) !== undefined) return undefined
+      const { blobs, row } = encodeVersion(version)
+      writeBlobs(blobs)
+      q.createSession.run(id, row.hash, row.at, row.at, kind ?? null)
+      q.putVersion.run(id, row.version, row.hash, row.tokens, row.reason, row.at, row.body, row.prefixHash)
+      return { id, current: structuredClone(version), versions: 1, ...(kind === undefined ? {} : { kind }) }
+    },
+  )
 
   const appendTx = db.transaction(
     (id: string, version: SessionVersion, expectedHash: string): SessionRecord => {
@@ -187,7 +207,7 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
       }
       const { blobs, row } = encodeVersion(version)
       writeBlobs(blobs)
-      q.putVersion.run(id, row.version, row.hash, row.tokens, row.reason, row.at, row.body)
+      q.putVersion.run(id, row.version, row.hash, row.tokens, row.reason, row.at, row.body, row.prefixHash)
       q.bumpSession.run(row.version, row.hash, row.at, id)
       return { id, current: structuredClone(version), versions: row.version }
     },
@@ -244,6 +264,7 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
 
   return {
     location: path,
+    ...sqliteRecordings(db, run),
 
     getTemplate(workspace) {
       return run('getTemplate', { kind: 'template', workspace }, () => {
@@ -262,10 +283,10 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
       return run('getSession', session(id), () => readRecord(id))
     },
 
-    createSession(id, version) {
+    createSession(id, version, createOptions = {}) {
       return run('createSession', session(id), () => {
         if (version.version !== 1) throw invalidFirst(id, version.version)
-        return createTx.immediate(id, version) ?? readRecord(id)!
+        return createTx.immediate(id, version, createOptions.kind) ?? readRecord(id)!
       })
     },
 
@@ -300,6 +321,7 @@ export function sqliteStore(options: SqliteStoreOptions = {}): PersistentPromptS
             reason: row.reason as string,
             createdAt: row.created_at as string,
             updatedAt: row.updated_at as string,
+            ...(row.kind === null ? {} : { kind: row.kind as SessionKind, calls: row.calls as number }),
           }),
         ),
       )

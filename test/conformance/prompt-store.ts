@@ -3,6 +3,7 @@ import { promptOf } from '../../src/compile/fixtures.test-helper.js'
 import { StoreConflictError, StoreError } from '../../src/compile/store-errors.js'
 import type { PromptStore, SessionVersion, UsageOutcome } from '../../src/compile/types.js'
 import { hashText } from '../../src/shared/hash.js'
+import { describeRecordingConformance } from './recordings.js'
 import { type ChildOpen, runStoreChildren } from './store-processes.js'
 
 /** What the suite hands `makeStore`: the clock the store must stamp `updatedAt` with. */
@@ -389,6 +390,8 @@ export function describePromptStoreConformance(
         expect(read.map(key).sort()).toEqual(outcomes.map(key).sort())
       })
     })
+
+    describeRecordingConformance(fresh, handles, concurrency, options.processes)
 
     describe('several OS processes', () => {
       const spawnable = 'open' in options.processes ? options.processes : undefined

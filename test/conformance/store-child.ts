@@ -10,6 +10,7 @@ import { StoreConflictError } from '../../src/compile/store-errors.js'
 import type { PromptStore } from '../../src/compile/types.js'
 import { hashText } from '../../src/shared/hash.js'
 import { versionFixture } from './prompt-store.js'
+import { callFixture } from './recordings.js'
 import type { ChildOpen, ChildTask } from './store-processes.js'
 
 const config = JSON.parse(process.argv[2]!) as ChildTask & { open: ChildOpen }
@@ -51,6 +52,11 @@ if (config.task === 'construct') {
   for (let k = 0; k < config.count; k++)
     appended.push(await appendOnce(config.id, `p${config.index} step ${k}`))
   result = { appended }
+} else if (config.task === 'record') {
+  const numbers: number[] = []
+  for (let k = 0; k < config.count; k++)
+    numbers.push((await store.recordCall(callFixture(config.id, config.index * 100 + k))).call)
+  result = { numbers }
 } else {
   // The crash test: append large versions until killed, saying after each one committed.
   const big = 'x'.repeat(64 * 1024)

@@ -16,6 +16,7 @@ export type ChildTask =
   | { task: 'construct'; id: string; index: number }
   | { task: 'append'; id: string; index: number; count: number }
   | { task: 'write-forever'; id: string; index: number }
+  | { task: 'record'; id: string; index: number; count: number }
 
 const CHILD = fileURLToPath(new URL('./store-child.ts', import.meta.url))
 

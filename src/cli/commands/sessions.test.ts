@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { versionFixture } from '../../../test/conformance/prompt-store.js'
+import { callFixture, recordedVersion } from '../../../test/conformance/recordings.js'
 import { createSessionPrompts } from '../../compile/sessions.js'
 import { sqliteStore } from '../../store/index.js'
 import { run } from '../run.js'
@@ -116,6 +117,26 @@ describe('sysprompt sessions', () => {
     const again = sqliteStore({ path: join(state, 'sysprompt', 'state.db') })
     expect(await again.listSessions()).toEqual([])
     await again.close()
+  })
+
+  it('deletes a session with its calls, and says when there was none', async () => {
+    const seeded = sqliteStore({ path })
+    await seeded.createSession('rec-gone', recordedVersion(1, 'p1'), { kind: 'recording' })
+    await seeded.recordCall(callFixture('rec-gone', 1))
+    await seeded.close()
+    const deleted = await cli(['sessions', 'delete', 'rec-gone', ...store])
+    expect(deleted).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^deleted session rec-gone from .*ledger\.db/),
+    })
+    const after = sqliteStore({ path })
+    expect(await after.getSession('rec-gone')).toBeUndefined()
+    expect(await after.calls('rec-gone')).toEqual([])
+    expect(await after.getSession('chat-7')).toBeDefined()
+    await after.close()
+    const again = await cli(['sessions', 'delete', 'rec-gone', ...store])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/no session "rec-gone"/)
   })
 
   it('rejects a --store value that names no store as a usage error', async () => {

@@ -142,7 +142,7 @@ function usageLines(print: Printer, outcomes: UsageOutcome[], history: SessionVe
   return out
 }
 
-/** `sysprompt sessions list | show | history | diff | usage`: the stored session ledger (SPEC §8, §9). */
+/** `sysprompt sessions list | show | history | diff | usage | delete`: the stored session ledger (SPEC §8, §9, §11). */
 export function registerSessions(program: Command, ctx: CommandContext): void {
   const sessions = program
     .command('sessions')
@@ -155,6 +155,7 @@ export function registerSessions(program: Command, ctx: CommandContext): void {
           ['sysprompt sessions history chat-7', 'every version of a session with its reason'],
           ['sysprompt sessions diff chat-7 1 3', 'what changed between versions 1 and 3'],
           ['sysprompt sessions usage chat-7 --json', 'cache outcomes as data'],
+          ['sysprompt sessions delete chat-7', 'remove a session (a recording too) from the store'],
         ],
       )}`,
     )
@@ -315,6 +316,22 @@ export function registerSessions(program: Command, ctx: CommandContext): void {
       }))
       if (options.json) print.out(json({ id, outcomes, report: summariseUsage(outcomes, history) }))
       else print.out(`${usageLines(print, outcomes, history).join('\n')}\n`)
+      ctx.exit(EXIT.ok)
+    })
+
+  sub('delete', 'remove a session, a recording too, with its versions, usage and calls')
+    .argument('<id>', 'the session id')
+    .action(async (id: string, options: SessionsOptions) => {
+      const print = printer(ctx, options.color)
+      const location = await withStore(ctx, options.store, async (store) => {
+        if (!(await store.deleteSession(id))) await historyOf(store, id)
+        return store.location
+      })
+      if (options.json) print.out(json({ id, deleted: true }))
+      else
+        print.out(
+          `deleted session ${id} from ${location}: its versions, usage and calls (section texts it shared by hash stay)\n`,
+        )
       ctx.exit(EXIT.ok)
     })
 }
