@@ -19,10 +19,9 @@ import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
-import { compareVersions } from '../../src/node/instructions/modes/profiles.js'
 import { recordedOn, TREES } from '../../test/fixtures/harness/trees.js'
 import { firstRecordingDifference, type Recordings } from './compare.js'
-import { type HarnessRecorder, RECORDERS } from './harnesses.js'
+import { type HarnessRecorder, newestRecorders } from './harnesses.js'
 import { checkAncestors, install, recordTree } from './record.js'
 
 const run = promisify(execFile)
@@ -48,16 +47,6 @@ async function readRecordings(dir: string): Promise<Recordings> {
   return out
 }
 
-/** The recorder of each mode's newest modelled version (a mode may keep older ones beside it). */
-function newestRecorders(only: readonly string[] | undefined): HarnessRecorder[] {
-  const byMode = new Map<string, HarnessRecorder>()
-  for (const r of RECORDERS) {
-    const seen = byMode.get(r.mode)
-    if (seen === undefined || compareVersions(r.version, seen.version) > 0) byMode.set(r.mode, r)
-  }
-  return [...byMode.values()].filter((r) => only === undefined || only.includes(r.mode))
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: 'string' }, write: { type: 'boolean' } } })
   const work = await realpath(await mkdtemp(join(tmpdir(), 'sysprompt-follow-')))
@@ -78,7 +67,7 @@ async function main(): Promise<void> {
         // The trees the modelled version was recorded on, so the two sets compare.
         const modelledOn = `${modelled.mode}@${modelled.version}`
         for (const tree of TREES.filter((t) => recordedOn(t, modelledOn)))
-          await recordTree(recorder, bin, tree, work, false, out)
+          await recordTree(recorder, bin, tree, work, { out })
       } catch (error) {
         // A release that no longer runs as the recorder drives it is a difference too.
         lines.push(`${label}: could not be recorded: ${(error as Error).message.split('\n')[0]}`)

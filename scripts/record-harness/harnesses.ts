@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { HarnessPlacement } from '../../src/node/instructions/index.js'
+import { compareVersions } from '../../src/node/instructions/modes/profiles.js'
 import type { HarnessTree } from '../../test/fixtures/harness/trees.js'
 
 /** What a harness needs to run once against the mock server. */
@@ -10,6 +11,8 @@ export interface RunSetup {
   mockUrl: string
   /** The tree's `harnessConfig` for this mode (`trust=yes`), which the harness gets as its own flags. */
   harnessConfig: readonly string[]
+  /** Use the harness's WebSocket transport to the model (only where `HarnessRecorder.websocket` says it has one). */
+  websocket?: boolean
 }
 
 /** How to install, run and read one published harness. */
@@ -22,6 +25,8 @@ export interface HarnessRecorder {
   /** What to run, inside the installed `node_modules`: a script for node, or a native executable (`native`). */
   bin: string
   native?: boolean
+  /** Whether it can reach the model over a WebSocket as well (Codex's Responses transport), which the mock speaks. */
+  websocket?: boolean
   /** Writes the harness's config into the temporary home and returns its arguments and environment. */
   prepare(setup: RunSetup): Promise<{ args: string[]; env: Record<string, string> }>
   /** Whether a captured request is the model request that carries the prompt (the first that is counts). */
@@ -220,14 +225,17 @@ const codex: HarnessRecorder = {
   version: '0.171.0',
   bin: '@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
   native: true,
-  async prepare({ mockUrl }) {
+  websocket: true,
+  async prepare({ mockUrl, websocket }) {
     // A provider of its own pointing at the mock, given on the command line (no config.toml is written).
+    // A custom provider speaks HTTP unless it says it supports WebSockets (then HTTP only as a fallback).
     const provider = [
       'model_provider="mock"',
       'model_providers.mock.name="mock"',
       `model_providers.mock.base_url="${mockUrl}/v1"`,
       'model_providers.mock.wire_api="responses"',
       'model_providers.mock.env_key="MOCK_KEY"',
+      ...(websocket === true ? ['model_providers.mock.supports_websockets=true'] : []),
     ].flatMap((setting) => ['-c', setting])
     return {
       args: ['exec', '--skip-git-repo-check', ...provider, '-m', 'gpt-5', 'hello'],
@@ -294,3 +302,13 @@ const opencode: HarnessRecorder = {
 
 /** Every harness the script can record. */
 export const RECORDERS: readonly HarnessRecorder[] = [pi, pi1, gemini, claude, codex, opencode]
+
+/** The recorder of each mode's newest modelled version (a mode may keep older ones beside it). */
+export function newestRecorders(only: readonly string[] | undefined): HarnessRecorder[] {
+  const byMode = new Map<string, HarnessRecorder>()
+  for (const r of RECORDERS) {
+    const seen = byMode.get(r.mode)
+    if (seen === undefined || compareVersions(r.version, seen.version) > 0) byMode.set(r.mode, r)
+  }
+  return [...byMode.values()].filter((r) => only === undefined || only.includes(r.mode))
+}

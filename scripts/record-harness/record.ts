@@ -21,6 +21,9 @@
  * `test/fixtures/harness/<mode>@<version>/<tree>.<placement>.txt`, with
  * the tree's path written as `<ROOT>` and the home directory as `<HOME>`;
  * `<tree>.parts.json` lists the placements found.
+ *
+ * `capture-traffic.ts` runs the same steps to keep every request whole (the
+ * traffic fixtures of `test/fixtures/traffic/`).
  */
 import { execFile, spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises'
@@ -37,7 +40,7 @@ import {
   withRoot,
 } from '../../test/fixtures/harness/trees.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
-import { startMockModelServer } from './mock-server.js'
+import { type CapturedRequest, startMockModelServer } from './mock-server.js'
 
 const run = promisify(execFile)
 const here = dirname(new URL(import.meta.url).pathname)
@@ -87,8 +90,32 @@ function recording(recorder: HarnessRecorder): string {
   return `${recorder.mode}@${recorder.version}`
 }
 
-function toPlaceholders(text: string, root: string, home: string): string {
+/** Where one run's tree and home lay: the paths that recordings write as `<ROOT>` and `<HOME>`. */
+export interface RunPaths {
+  root: string
+  home: string
+}
+
+/** `text` with the run's tree written as `<ROOT>` and its home as `<HOME>`. */
+export function toPlaceholders(text: string, { root, home }: RunPaths): string {
   return text.split(root).join(ROOT).split(home).join(HOME)
+}
+
+/** How `recordTree` runs. */
+export interface RecordTreeOptions {
+  /** Also write every captured request beside the tree (`requests.json`), for reading a new harness version. */
+  raw?: boolean
+  /** Where `<mode>@<version>/` goes; default: the fixtures. */
+  out?: string
+  /** Let the harness finish (and send whatever it sends after the turn) instead of stopping it at the turn. */
+  untilExit?: boolean
+  /** Run it on its WebSocket transport (a recorder with `websocket`). */
+  websocket?: boolean
+}
+
+/** What one run captured: every request the mock received, in order, and where the run's tree and home lay. */
+export interface TreeRun extends RunPaths {
+  requests: readonly CapturedRequest[]
 }
 
 /** Runs `recorder` once on `tree` and writes what it sent under `out/<mode>@<version>/` (default: the fixtures). */
@@ -97,9 +124,8 @@ export async function recordTree(
   bin: string,
   tree: HarnessTree,
   work: string,
-  raw: boolean,
-  out: string = fixtures,
-): Promise<void> {
+  { raw = false, out = fixtures, untilExit = false, websocket = false }: RecordTreeOptions = {},
+): Promise<TreeRun> {
   const base = await realpath(await mkdtemp(join(work, `${tree.name}-`)))
   const root = join(base, 'tree')
   const home = join(base, 'home')
@@ -112,7 +138,7 @@ export async function recordTree(
   const mock = await startMockModelServer()
   try {
     const harnessConfig = tree.harnessConfig?.[recorder.mode] ?? []
-    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url, harnessConfig })
+    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url, harnessConfig, websocket })
     const [file, ...prefix] = recorder.native === true ? [bin] : [process.execPath, bin]
     const child = spawn(file!, [...prefix, ...args], {
       cwd,
@@ -132,19 +158,37 @@ export async function recordTree(
         throw new Error(`${recorder.mode} exited (${code}) before calling the model:\n${output.slice(-2000)}`)
       }),
     ])
+    if (untilExit) await deadline(exited, TURN_MS)
     child.kill()
     await exited
-    if (raw) await writeFile(join(base, 'requests.json'), JSON.stringify(mock.requests, null, 2))
+    if (raw) {
+      const readable = mock.requests.map(({ method, path, headers, body }) => ({
+        method,
+        path,
+        headers,
+        body,
+      }))
+      await writeFile(join(base, 'requests.json'), JSON.stringify(readable, null, 2))
+    }
     const parts = recorder.extract(request.body, tree)
     const dir = join(out, recording(recorder))
     await mkdir(dir, { recursive: true })
     for (const [placement, text] of Object.entries(parts))
-      await writeFile(join(dir, `${tree.name}.${placement}.txt`), toPlaceholders(text, root, home))
+      await writeFile(join(dir, `${tree.name}.${placement}.txt`), toPlaceholders(text, { root, home }))
     await writeFile(join(dir, `${tree.name}.parts.json`), `${JSON.stringify(Object.keys(parts))}\n`)
     console.log(`  ${recorder.mode} ${tree.name}: ${Object.keys(parts).join(', ') || 'no instruction part'}`)
+    return { requests: [...mock.requests], root, home }
   } finally {
     await mock.close()
   }
+}
+
+/** Waits for `done`, or `ms` at most (a harness that hangs after its turn is stopped by the caller). */
+async function deadline(done: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  await Promise.race([done, late])
+  clearTimeout(timer)
 }
 
 async function main(): Promise<void> {
@@ -175,7 +219,7 @@ async function main(): Promise<void> {
       for (const tree of TREES.filter(
         (t) => (trees === undefined || trees.includes(t.name)) && recordedOn(t, recording(recorder)),
       ))
-        await recordTree(recorder, bin, tree, work, raw)
+        await recordTree(recorder, bin, tree, work, { raw })
     }
   } finally {
     if (keep) console.log(`kept ${work}`)
