@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
+import { startConnectProxy } from './connect-proxy.test-helper.js'
 import type { HttpExchange } from './events.js'
 import { type MockProvider, signal, startMockProvider } from './mock-provider.test-helper.js'
 import { type RecordingRelay, send, startRecordingRelay } from './relay-client.test-helper.js'
@@ -106,6 +107,49 @@ describe.skipIf(!OPENSSL)('startRelay over TLS (a test CA; skipped without the o
       await untrusting.relay.close()
     }
     expect((await send(`${rec.relay.url}/v1/messages`, { body: '{}' })).status).toBe(200)
+  })
+
+  it('reaches the upstream through HTTPS_PROXY, and directly for a host NO_PROXY names', async () => {
+    const proxy = await startConnectProxy()
+    const saved = { ...process.env }
+    for (const name of ['NO_PROXY', 'no_proxy', 'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'])
+      delete process.env[name]
+    try {
+      process.env.HTTPS_PROXY = proxy.url
+      const proxied = await startRecordingRelay({
+        ca: ca.ca,
+        upstreams: { anthropic: mock.url, openai: mock.url },
+      })
+      try {
+        expect((await send(`${proxied.relay.url}/v1/messages`, { body: '{}' })).status).toBe(200)
+        expect(proxy.targets).toEqual([mock.host])
+        // Node's agents read the proxy variables from Node 22.21 on (`proxyEnv`); the WebSocket relay uses them.
+        const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
+        if (major > 22 || minor >= 21) {
+          mock.onSocket = (socket) => socket.on('message', (data) => socket.send(data))
+          const client = new WebSocket(`${proxied.relay.url.replace('http', 'ws')}/v1/responses`)
+          await once(client, 'open')
+          client.close()
+          await once(client, 'close')
+          expect(proxy.targets).toEqual([mock.host, mock.host])
+        }
+      } finally {
+        await proxied.relay.close()
+      }
+      process.env.NO_PROXY = 'localhost'
+      const direct = await startRecordingRelay({ ca: ca.ca, upstreams: { anthropic: mock.url } })
+      try {
+        const before = proxy.targets.length
+        expect((await send(`${direct.relay.url}/v1/messages`, { body: '{}' })).status).toBe(200)
+        expect(proxy.targets).toHaveLength(before)
+      } finally {
+        await direct.relay.close()
+      }
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name]
+      Object.assign(process.env, saved)
+      await proxy.close()
+    }
   })
 
   it('trusts the CA named by NODE_EXTRA_CA_CERTS (a relay in its own process, no ca option)', async () => {

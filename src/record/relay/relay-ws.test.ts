@@ -92,6 +92,19 @@ describe('the WebSocket relay (OpenAI Responses)', () => {
     expect(rest.at(-1)).toMatchObject({ kind: 'ws-close', connection: open.connection, code: 1000 })
   })
 
+  it('closes the client with the code the upstream closed with, and records it', async () => {
+    mock.onSocket = (socket) => socket.on('message', () => socket.close(4001, 'done'))
+    const before = rec.events.length
+    const client = new WebSocket(wsUrl(rec.relay.url, '/v1/responses'))
+    await once(client, 'open')
+    client.send('{}')
+    const [code, reason] = (await once(client, 'close')) as [number, Buffer]
+    expect([code, reason.toString()]).toEqual([4001, 'done'])
+    const events = (await rec.recorded(before + 3)).slice(before)
+    expect(events.map((e) => e.kind)).toEqual(['ws-open', 'ws', 'ws-close'])
+    expect(events[2]).toMatchObject({ code: 4001 })
+  })
+
   it('relays an upstream refusal of the upgrade as the upstream answered it', async () => {
     mock.refuseUpgrade = 401
     try {

@@ -15,7 +15,7 @@ import type { RelayEvent } from './events.js'
 import { type PendingExchange, relayHttp } from './http-relay.js'
 import { RecordQueue } from './record-queue.js'
 import { resolveUpstreams, type UpstreamOptions } from './upstreams.js'
-import { chosenProtocol, relayUpgrade } from './ws-relay.js'
+import { chosenProtocol, relayUpgrade, wsAgents } from './ws-relay.js'
 
 /** How a relay starts. */
 export interface RelayOptions {
@@ -104,8 +104,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     maxPayload: 0,
     handleProtocols: (_offered: Set<string>, req: IncomingMessage) => chosenProtocol.get(req) || false,
   })
+  const agents = wsAgents()
   const wsContext = {
     upstreams,
+    agents,
     nextId,
     now,
     open,
@@ -130,6 +132,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       sockets.close()
       await queue.idle()
       await dispatcher.close()
+      agents['ws:'].destroy()
+      agents['wss:'].destroy()
     },
   }
 }

@@ -61,7 +61,19 @@ export function resolveUpstreams(options: UpstreamOptions = {}): Record<UsagePro
   return { anthropic: pick('anthropic'), openai: pick('openai'), gemini: pick('gemini') }
 }
 
-/** The path to request upstream: the prefix, then the client's path and query as sent. */
+const VERSION_SEGMENT = /^v\d+(?:alpha|beta)?\d*$/
+
+/**
+ * The path to request upstream: the prefix, then the client's path and
+ * query as sent. A prefix that already ends in the API version the path
+ * starts with (`https://api.openai.com/v1`, as OpenAI base URLs are usually
+ * written, and a client path `/v1/responses`) is not repeated.
+ */
 export function upstreamPath(upstream: Upstream, pathAndQuery: string): string {
-  return `${upstream.prefix}${pathAndQuery.startsWith('/') ? '' : '/'}${pathAndQuery}`
+  const path = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`
+  const last = upstream.prefix.slice(upstream.prefix.lastIndexOf('/') + 1)
+  const first = /^\/([^/?]+)/.exec(path)?.[1]
+  if (first !== undefined && first === last && VERSION_SEGMENT.test(last))
+    return `${upstream.prefix.slice(0, -last.length - 1)}${path}`
+  return `${upstream.prefix}${path}`
 }

@@ -30,6 +30,7 @@ export interface WsRelayContext {
   upstreams: Readonly<Record<UsageProvider, Upstream>>
   /** Extra CA certificates for a TLS upstream (beside Node's, which include `NODE_EXTRA_CA_CERTS`). */
   ca?: string | Buffer | Array<string | Buffer>
+  agents: WsAgents
   nextId(): number
   now(): number
   record(event: RelayEvent): void
@@ -49,10 +50,23 @@ const NOT_FORWARDED: ReadonlySet<string> = new Set([
 /** The chosen subprotocol per accepted request, read by the server's `handleProtocols`. */
 export const chosenProtocol = new WeakMap<IncomingMessage, string>()
 
-// Node's agents honour HTTPS_PROXY / NO_PROXY with `proxyEnv` (Node 22.21 and later; earlier ones connect directly).
-const agents = {
-  'ws:': new HttpAgent({ proxyEnv: process.env } as ConstructorParameters<typeof HttpAgent>[0]),
-  'wss:': new HttpsAgent({ proxyEnv: process.env } as ConstructorParameters<typeof HttpsAgent>[0]),
+/** The agents of upstream WebSockets, per scheme. */
+export interface WsAgents {
+  'ws:': HttpAgent
+  'wss:': HttpsAgent
+}
+
+/**
+ * Agents that honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY as the
+ * environment has them now, as undici's EnvHttpProxyAgent does for HTTP
+ * (Node's `proxyEnv`, Node 22.21 and later; an earlier Node connects directly).
+ */
+export function wsAgents(): WsAgents {
+  const options = { proxyEnv: process.env, keepAlive: false }
+  return {
+    'ws:': new HttpAgent(options as ConstructorParameters<typeof HttpAgent>[0]),
+    'wss:': new HttpsAgent(options as ConstructorParameters<typeof HttpsAgent>[0]),
+  }
 }
 
 function asObject(pairs: readonly HeaderPair[]): Record<string, string> {
@@ -121,7 +135,7 @@ export function relayUpgrade(
     .filter((p) => p !== '')
   const toUpstream = new WebSocket(url, protocols, {
     headers: asObject(withoutHopByHop(requestPairs, NOT_FORWARDED)),
-    agent: agents[url.protocol as 'ws:' | 'wss:'],
+    agent: ctx.agents[url.protocol as 'ws:' | 'wss:'],
     maxPayload: 0,
     ...(ctx.ca === undefined ? {} : { ca: ctx.ca }),
   })
