@@ -38,7 +38,7 @@ export interface HttpExchange {
   requestHeaders: Record<string, string>
   /** Only for recorded endpoints. */
   requestBody?: CapturedBody
-  /** The status the client got (502 when the relay answered for a failed upstream). */
+  /** The status the client got: 502 when the relay answered for a failed upstream, 0 when the client left before any answer. */
   status: number
   responseHeaders: Record<string, string>
   /** Only for recorded endpoints. */
@@ -46,6 +46,7 @@ export interface HttpExchange {
   /** The response was a server-sent event stream (`text/event-stream`). */
   streamed: boolean
   startedAt: number
+  /** When the response's status and headers arrived from the upstream. */
   firstByteAt?: number
   endedAt: number
   /** Why the exchange did not finish normally: the upstream failure's code, or `client-closed`. */

@@ -6,15 +6,23 @@
  */
 import type { UsageProvider } from '../../compile/types.js'
 
-/** The failure's code (`ECONNREFUSED`, `UND_ERR_CONNECT_TIMEOUT`, `CERT_HAS_EXPIRED`…), looking through `cause`. */
+/**
+ * The failure's code (`ECONNREFUSED`, `UND_ERR_CONNECT_TIMEOUT`,
+ * `CERT_HAS_EXPIRED`…): the most specific one along `cause`, since undici
+ * wraps a socket's own error in its generic `UND_ERR_SOCKET`.
+ */
 export function failureCode(error: unknown): string {
+  let found = 'UNKNOWN'
   let current: unknown = error
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code
+    if (typeof code === 'string') {
+      found = code
+      if (code !== 'UND_ERR_SOCKET') return code
+    }
     current = current.cause
   }
-  return 'UNKNOWN'
+  return found
 }
 
 /** The sentence of the 502: which upstream failed and how. */

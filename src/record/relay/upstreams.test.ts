@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { failureCode } from './upstream-errors.js'
 import { DEFAULT_UPSTREAMS, resolveUpstreams, UpstreamUrlError, upstreamPath } from './upstreams.js'
 
 describe('upstreams', () => {
@@ -39,5 +40,19 @@ describe('upstreams', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('hunter2')
     }
+  })
+})
+
+describe('failureCode', () => {
+  const coded = (message: string, code: string, cause?: unknown) =>
+    Object.assign(new Error(message, { cause }), { code })
+
+  it('looks through undici socket wrappers for the cause', () => {
+    expect(failureCode(coded('other side closed', 'UND_ERR_SOCKET', coded('read', 'ECONNRESET')))).toBe(
+      'ECONNRESET',
+    )
+    expect(failureCode(coded('other side closed', 'UND_ERR_SOCKET'))).toBe('UND_ERR_SOCKET')
+    expect(failureCode(new TypeError('fetch failed', { cause: coded('x', 'ENOTFOUND') }))).toBe('ENOTFOUND')
+    expect(failureCode('not an error')).toBe('UNKNOWN')
   })
 })
