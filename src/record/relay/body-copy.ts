@@ -26,10 +26,16 @@ export class BodyCopy {
     if (this.#kept + chunk.byteLength > this.cap) {
       this.truncated = true
       this.#chunks = []
+      this.#kept = 0
       return
     }
     this.#chunks.push(chunk)
     this.#kept += chunk.byteLength
+  }
+
+  /** Bytes kept (0 once truncated). */
+  get kept(): number {
+    return this.#kept
   }
 
   /** The kept bytes as one buffer. */

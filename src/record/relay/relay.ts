@@ -29,6 +29,8 @@ export interface RelayOptions {
   onWarning?: (message: string) => void
   /** The most events waiting for `onExchange`; past it they are dropped and counted. Default 256. */
   queueSize?: number
+  /** The most body and frame bytes the waiting events may hold; past it they are dropped and counted. Default 512 MiB. */
+  queueBytes?: number
   /**
    * CA certificates trusted for TLS upstreams instead of Node's default
    * roots. Without it Node's roots apply, plus those of
@@ -53,6 +55,13 @@ export interface Relay {
 }
 
 type Queued = PendingExchange | { event: Exclude<RelayEvent, { kind: 'http' }> }
+
+/** The bytes an event holds while it waits: its body copies, or a frame's data. */
+function weigh(item: Queued): number {
+  if ('bodies' in item && item.bodies !== undefined)
+    return item.bodies.request.kept + item.bodies.response.kept
+  return item.event.kind === 'ws' ? (item.event.data?.byteLength ?? 0) : 0
+}
 
 async function finish(item: Queued): Promise<RelayEvent> {
   if (!('bodies' in item) || item.bodies === undefined) return item.event
@@ -80,12 +89,14 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const now = options.now ?? Date.now
   const warn = options.onWarning ?? (() => {})
   const onExchange = options.onExchange ?? (() => {})
-  const queue = new RecordQueue<Queued>(
-    options.queueSize ?? 256,
-    async (item) => onExchange(await finish(item)),
-    (dropped) => warn(`recording queue full: an exchange was not recorded (${dropped} so far)`),
-    (error) => warn(`recording failed: ${error instanceof Error ? error.message : String(error)}`),
-  )
+  const queue = new RecordQueue<Queued>({
+    size: options.queueSize ?? 256,
+    maxBytes: options.queueBytes ?? 512 * 1024 * 1024,
+    weigh,
+    consume: async (item) => onExchange(await finish(item)),
+    onDrop: (dropped) => warn(`recording queue full: an exchange was not recorded (${dropped} so far)`),
+    onError: (error) => warn(`recording failed: ${error instanceof Error ? error.message : String(error)}`),
+  })
   // No timeouts of its own: a model may think for minutes before its first byte; the client decides.
   const dispatcher = new EnvHttpProxyAgent({
     headersTimeout: 0,
