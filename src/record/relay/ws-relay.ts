@@ -99,6 +99,18 @@ function closeLike(target: WebSocket, code: number, reason: Buffer): void {
   else target.close()
 }
 
+/** Past this many bytes waiting to be sent to one side, the other side is read no further until they drain. */
+const HIGH_WATER = 4 * 1024 * 1024
+
+/** Sends a message on, pausing its source while the target's send buffer is full (a slow reader). */
+function forward(from: WebSocket, to: WebSocket, bytes: Buffer, binary: boolean): void {
+  if (to.readyState !== WebSocket.OPEN) return
+  to.send(bytes, { binary }, () => {
+    if (from.isPaused && to.bufferedAmount < HIGH_WATER) from.resume()
+  })
+  if (to.bufferedAmount >= HIGH_WATER) from.pause()
+}
+
 function dataOf(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
@@ -216,12 +228,12 @@ export function relayUpgrade(
       toClient.on('message', (data, binary) => {
         const bytes = dataOf(data)
         frame('to-upstream', bytes, binary)
-        toUpstream.send(bytes, { binary })
+        forward(toClient, toUpstream, bytes, binary)
       })
       toUpstream.on('message', (data, binary) => {
         const bytes = dataOf(data)
         frame('to-client', bytes, binary)
-        toClient.send(bytes, { binary })
+        forward(toUpstream, toClient, bytes, binary)
       })
       toClient.on('close', (code, reason) => {
         ctx.open.delete(toClient)
