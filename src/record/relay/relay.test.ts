@@ -360,4 +360,31 @@ describe('the record queue', () => {
       await busy.relay.close()
     }
   })
+
+  it('keeps serving when the warning handler throws', async () => {
+    const release = signal()
+    const recording = signal()
+    const throwing = await startRecordingRelay({
+      upstreams: { openai: mock.url },
+      queueSize: 1,
+      onExchange: async () => {
+        recording.resolve()
+        await release.promise
+      },
+      onWarning: () => {
+        throw new Error('a broken warning handler')
+      },
+    })
+    try {
+      await send(`${throwing.relay.url}/v1/responses`, { body: '{}' })
+      await recording.promise
+      for (let i = 0; i < 3; i++)
+        expect((await send(`${throwing.relay.url}/v1/responses`, { body: '{}' })).status).toBe(200)
+      // Each exchange is queued (or dropped) before its response's last byte leaves: two were dropped.
+      expect(throwing.relay.dropped).toBe(2)
+    } finally {
+      release.resolve()
+      await throwing.relay.close()
+    }
+  })
 })

@@ -87,7 +87,12 @@ function listen(server: Server, port: number): Promise<AddressInfo> {
 export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const upstreams = resolveUpstreams(options.upstreams)
   const now = options.now ?? Date.now
-  const warn = options.onWarning ?? (() => {})
+  // A throwing warning handler must not reach the request handlers (an unhandled rejection ends the process).
+  const warn = (message: string): void => {
+    try {
+      options.onWarning?.(message)
+    } catch {}
+  }
   const onExchange = options.onExchange ?? (() => {})
   const queue = new RecordQueue<Queued>({
     size: options.queueSize ?? 256,
