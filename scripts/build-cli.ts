@@ -36,7 +36,16 @@ const common: BuildOptions = {
   bundle: true,
   platform: 'node',
   target: ['node22.19'],
-  external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'jsonc-parser', 'better-sqlite3', 'pg'],
+  external: [
+    'gpt-tokenizer',
+    'gpt-tokenizer/*',
+    'jsonc-parser',
+    'better-sqlite3',
+    'pg',
+    // The recorder's HTTP and WebSocket clients load from node_modules when `record` runs, not in every command's bundle.
+    'undici',
+    'ws',
+  ],
   minify: true,
   // Error classes keep their names (`name`, stack traces, messages that print them).
   keepNames: true,

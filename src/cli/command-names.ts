@@ -15,6 +15,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'matrix',
   'init',
   'sessions',
+  'record',
   'serve',
 ]
 

@@ -118,6 +118,12 @@ export const COMMANDS: readonly {
     load: async () => (await import('./commands/sessions.js')).registerSessions,
   },
   {
+    name: 'record',
+    term: 'record [options] [command...]',
+    description: 'run an agent with its model requests recorded through a proxy on 127.0.0.1',
+    load: async () => (await import('./commands/record.js')).registerRecord,
+  },
+  {
     name: 'serve',
     term: 'serve [options]',
     description: 'serve the HTTP API (template, variables, preview, sessions, usage) for this project',

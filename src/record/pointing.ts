@@ -1,5 +1,6 @@
 import { parse as parseJsonc } from 'jsonc-parser'
 import { bracketDepthExceeded } from '../shared/nesting-depth.js'
+import type { UpstreamOptions } from './relay/upstreams.js'
 
 /**
  * How `sysprompt record` points a harness at its proxy without writing a
@@ -15,19 +16,8 @@ import { bracketDepthExceeded } from '../shared/nesting-depth.js'
 export const RECORD_HARNESSES = ['claude', 'codex', 'gemini', 'opencode', 'pi'] as const
 export type RecordHarness = (typeof RECORD_HARNESSES)[number]
 
-/** Where the proxy forwards each provider's traffic: the base URL the harness would have used. */
-export interface Upstreams {
-  anthropic: string
-  openai: string
-  gemini: string
-}
-
-/** The providers' public API hosts, used when the harness names none of its own. */
-export const PUBLIC_UPSTREAMS: Upstreams = {
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-}
+/** Where the proxy forwards each provider's traffic: the base URL the harness would have used (the relay's defaults otherwise). */
+export type Upstreams = UpstreamOptions
 
 /** A harness run that cannot be recorded, in one line: why, and what works instead. */
 export class RecordRefusal extends Error {
@@ -42,7 +32,7 @@ export interface Pointing {
   /** The command line to run (Codex: its provider flags inserted after the binary). */
   command: string[]
   /** The base URLs the harness would have used, read before they are replaced. */
-  upstreams: Partial<Upstreams>
+  upstreams: Upstreams
   /** Set when the harness cannot be pointed from outside (pi): the one setting the user adds; `record` then works as `--listen`. */
   manual?: string
 }
@@ -215,7 +205,7 @@ function opencode(command: readonly string[], env: Env, proxy: string): Pointing
     config = parsed as Record<string, unknown>
   }
   const providers = { ...(asObject(config.provider) ?? {}) }
-  const upstreams: Partial<Upstreams> = {}
+  const upstreams: Upstreams = {}
   for (const { id, provider, suffix } of OPENCODE_PROVIDERS) {
     const entry = asObject(providers[id]) ?? {}
     const options = asObject(entry.options) ?? {}

@@ -1,0 +1,266 @@
+import type { Command } from 'commander'
+import { groupDigits } from '../../compile/numbers.js'
+import type { UsageProvider } from '../../compile/types.js'
+import { userCacheDir } from '../../node/count-cache.js'
+import { prepareUserCache } from '../../node/user-cache.js'
+import {
+  noProxyWithLoopback,
+  type Pointing,
+  pointHarness,
+  RECORD_HARNESSES,
+  type RecordHarness,
+  RecordRefusal,
+  recogniseHarness,
+} from '../../record/pointing.js'
+import { createRecorder, type RecordSummary } from '../../record/recorder.js'
+import { type Relay, startRelay, UpstreamUrlError } from '../../record/relay/index.js'
+import { askVersion, runCommand } from '../../record/run-command.js'
+import { openStore, type PersistentPromptStore } from '../../store/index.js'
+import { type CommandContext, examples } from '../command.js'
+import { CliError, EXIT, UsageError } from '../errors.js'
+import { scanSecretsWithPreset } from '../lint/secrets.js'
+import type { RawOptions } from '../options.js'
+
+const PROVIDERS: readonly UsageProvider[] = ['anthropic', 'openai', 'gemini']
+
+/** `--upstream URL` (every provider) and `--upstream PROVIDER=URL` (one), later ones winning. */
+export function upstreamOptions(values: readonly string[]): Partial<Record<UsageProvider, string>> {
+  const out: Partial<Record<UsageProvider, string>> = {}
+  for (const value of values) {
+    const named = /^([a-z]+)=(.+)$/.exec(value)
+    if (named === null) for (const p of PROVIDERS) out[p] = value
+    else if ((PROVIDERS as readonly string[]).includes(named[1]!)) out[named[1] as UsageProvider] = named[2]!
+    else
+      throw new UsageError(
+        `--upstream ${value}: unknown provider ${named[1]}`,
+        'name anthropic, openai or gemini, or give a URL alone',
+      )
+  }
+  return out
+}
+
+/** Masks every secret the lint rules find in `text` (the same rules `lint` reports), before it is stored. */
+async function mask(text: string): Promise<string> {
+  const hits = await scanSecretsWithPreset(text)
+  let out = text
+  for (const secret of new Set(hits.map((h) => h.secret).filter((s) => s.length > 0)))
+    out = out.split(secret).join(`[secret: ${secret.length} characters]`)
+  return out
+}
+
+/** The summary at exit, on stderr: requests, tokens read from cache, written, uncached, the hit ratio, each colder call. */
+export function summaryText(summary: RecordSummary, dropped: number): string {
+  const input = summary.cacheRead + summary.cacheWrite + summary.uncached
+  const ratio = input === 0 ? '' : `; ${Math.round((100 * summary.cacheRead) / input)} % read from cache`
+  const lines = [
+    `sysprompt record: ${summary.requests} requests (${summary.recorded} recorded), tokens read from cache ${groupDigits(summary.cacheRead)}, written ${groupDigits(summary.cacheWrite)}, uncached ${groupDigits(summary.uncached)}${ratio}`,
+  ]
+  for (const c of summary.colder)
+    lines.push(
+      `  colder: ${c.session} call ${c.call} read ${groupDigits(c.read)} of ${groupDigits(c.reusable)} reusable tokens (${groupDigits(c.lost)} at full price)`,
+    )
+  if (dropped > 0) lines.push(`  ${dropped} requests went through unrecorded: the record queue was full`)
+  if (summary.sessions.length > 0) lines.push(`  sessions: ${summary.sessions.join(', ')}`)
+  return `${lines.join('\n')}\n`
+}
+
+/** What to set, per harness, to send its traffic through a proxy listening on `url` (`--listen`). */
+export function listenHelp(url: string): string {
+  return [
+    `listening on ${url}`,
+    `  Claude Code:  ANTHROPIC_BASE_URL=${url}`,
+    `  Gemini CLI:   GOOGLE_GEMINI_BASE_URL=${url}  (with GEMINI_API_KEY)`,
+    `  Codex:        codex -c model_provider=\\"sysprompt-record\\" -c model_providers.sysprompt-record.base_url=\\"${url}/v1\\" -c model_providers.sysprompt-record.wire_api=\\"responses\\" -c model_providers.sysprompt-record.env_key=\\"OPENAI_API_KEY\\"`,
+    `  opencode:     OPENCODE_CONFIG_CONTENT='{"provider":{"anthropic":{"options":{"baseURL":"${url}/v1"}}}}'`,
+    `  pi:           "baseUrl": "${url}/v1" in the provider of ~/.pi/agent/models.json`,
+    '',
+  ].join('\n')
+}
+
+function harnessOption(value: unknown): RecordHarness | 'auto' {
+  if (value === undefined || value === 'auto') return 'auto'
+  if ((RECORD_HARNESSES as readonly string[]).includes(String(value))) return value as RecordHarness
+  throw new UsageError(
+    `--harness ${String(value)}: not a harness record knows`,
+    `name ${RECORD_HARNESSES.join(', ')} or auto`,
+  )
+}
+
+function portOption(value: unknown): number {
+  if (value === true || value === undefined) return 0
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(
+      `--listen ${String(value)}: not a port`,
+      'pass a number from 0 to 65535, or none for a free one',
+    )
+  return port
+}
+
+/** Waits for SIGINT or SIGTERM (`--listen`, and pi's run without its command). */
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
+
+/** `sysprompt record`: run a harness with its model traffic recorded through a loopback proxy (SPEC §11). */
+export function registerRecord(program: Command, ctx: CommandContext): void {
+  program
+    .command('record')
+    .description('run an agent with its model requests recorded through a proxy on 127.0.0.1')
+    .argument('[command...]', 'the agent to run, after --')
+    .option('--harness <name>', `the harness COMMAND runs: ${RECORD_HARNESSES.join(', ')} or auto`, 'auto')
+    .option(
+      '--upstream <url>',
+      'where requests go on: URL for every provider, or anthropic=URL, openai=URL, gemini=URL (repeatable)',
+      (v: string, p: string[] = []) => [...p, v],
+    )
+    .option('--store <store>', 'sqlite:PATH or postgres://… (default: SQLite in the user state directory)')
+    .option(
+      '--listen [port]',
+      'run the proxy alone until interrupted (a free port without PORT), printing what each harness sets to use it',
+    )
+    .addHelpText(
+      'after',
+      `\nPointing a harness at the proxy writes none of your files: Claude Code gets ANTHROPIC_BASE_URL, Gemini CLI\nGOOGLE_GEMINI_BASE_URL, opencode OPENCODE_CONFIG_CONTENT, Codex -c provider flags after its binary; pi reads\nproviders only from ~/.pi/agent/models.json, so record prints the one setting to add and listens.\nCredentials are never stored; texts are masked by the secret rules of lint. The exit code is COMMAND's.\n${examples(
+        [
+          ['sysprompt record -- claude', 'an interactive Claude Code session, recorded'],
+          ['sysprompt record -- codex exec "fix the tests"', 'one Codex run'],
+          ['sysprompt record --listen 8089', 'the proxy alone on port 8089'],
+        ],
+      )}`,
+    )
+    .action(async (command: string[], raw: RawOptions) => {
+      const listen = raw.listen !== undefined
+      if (!listen && command.length === 0)
+        throw new UsageError(
+          'record needs a command to run',
+          'put it after --: sysprompt record -- claude, or use --listen',
+        )
+      let harness = harnessOption(raw.harness)
+      let at = 0
+      if (!listen && harness === 'auto') {
+        const found = recogniseHarness(command)
+        if (found === undefined)
+          throw new UsageError(
+            `record does not recognise the harness ${command[0]} runs`,
+            `name it: --harness ${RECORD_HARNESSES.join('|')}`,
+          )
+        harness = found.harness
+        at = found.at
+      } else if (!listen) at = recogniseHarness(command)?.at ?? 0
+      const upstreams = upstreamOptions(Array.isArray(raw.upstream) ? raw.upstream.map(String) : [])
+      // Pointed first (to learn the upstream the harness would have used), with the proxy's address filled in below.
+      const probe =
+        listen || harness === 'auto' ? undefined : tryPoint(harness, command, ctx, at, 'http://127.0.0.1:0')
+      const store = openStore(typeof raw.store === 'string' ? raw.store : undefined, {
+        cwd: ctx.io.cwd,
+        env: ctx.io.env,
+      })
+      let relay: Relay | undefined
+      try {
+        const key = await recordKey(ctx)
+        const { count, name } = await estimateTokens()
+        const recorder = createRecorder({
+          store,
+          harness: harness === 'auto' ? 'unknown' : harness,
+          ...(probe !== undefined && {
+            harnessVersion: () => askVersion(command.slice(0, at + 1), ctx.io.env, ctx.io.cwd),
+          }),
+          key,
+          mask,
+          count,
+          tokenizer: name,
+          onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
+        })
+        try {
+          relay = await startRelay({
+            port: listen ? portOption(raw.listen) : 0,
+            upstreams: { ...probe?.upstreams, ...upstreams },
+            onExchange: (event) => recorder.handle(event),
+            onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
+          })
+        } catch (error) {
+          if (error instanceof UpstreamUrlError)
+            throw new UsageError(`--upstream: ${error.message}`, 'see `sysprompt record --help`')
+          throw error
+        }
+        const pointing =
+          probe === undefined ? undefined : tryPoint(harness as RecordHarness, command, ctx, at, relay.url)
+        if (pointing === undefined || pointing.manual !== undefined) {
+          if (pointing?.manual !== undefined) ctx.io.stderr.write(`sysprompt: ${pointing.manual}\n`)
+          ctx.io.stdout.write(listenHelp(relay.url))
+          await interrupted()
+          ctx.exit(EXIT.ok)
+        } else {
+          const env = { ...ctx.io.env, ...pointing.env, ...noProxyWithLoopback(ctx.io.env) }
+          ctx.exit(
+            await runCommand(pointing.command, env, ctx.io.cwd).catch((error: NodeJS.ErrnoException) => {
+              throw new UsageError(
+                `${command[0]}: cannot run it (${error.code ?? error.message})`,
+                'check the command after --',
+              )
+            }),
+          )
+        }
+        await relay.close()
+        ctx.io.stderr.write(summaryText(recorder.summary(), relay.dropped))
+      } finally {
+        await relay?.close().catch(() => {})
+        await store.close?.()
+      }
+    })
+}
+
+/** The per-user secret of the keyed hashes: the key of the user's cache directory (made there, mode 0600, when missing). */
+async function recordKey(ctx: CommandContext): Promise<Buffer> {
+  const dir = userCacheDir(ctx.io.env)
+  if (dir === undefined)
+    throw new CliError(
+      'record',
+      'record keeps a per-user key in the cache directory, and there is no home for it',
+      'set HOME or XDG_CACHE_HOME to a directory of yours',
+    )
+  try {
+    return await prepareUserCache(dir)
+  } catch (error) {
+    throw new CliError(
+      'record',
+      `the per-user key cannot be kept: ${(error as Error).message}`,
+      'set XDG_CACHE_HOME to a directory only you can write',
+    )
+  }
+}
+
+function tryPoint(
+  harness: RecordHarness,
+  command: readonly string[],
+  ctx: CommandContext,
+  at: number,
+  url: string,
+): Pointing {
+  try {
+    return pointHarness(harness, command, ctx.io.env, url, at)
+  } catch (error) {
+    if (error instanceof RecordRefusal) throw new CliError('usage', error.message, null)
+    throw error
+  }
+}
+
+/** The token counter of recorded parts: o200k, an estimate for every provider (only the provider's usage is exact). */
+async function estimateTokens(): Promise<{ count: (text: string) => number; name: string }> {
+  // Registers the Node loaders (the compact rank table), so o200k loads on first count.
+  ;(await import('../../node/tokenizer-loaders.js')).registerNodeTokenizers()
+  const { countTokens, resolveTokenizer } = await import('../../compile/tokenizers.js')
+  const tokenizer = resolveTokenizer('o200k')
+  return { count: (text) => countTokens(tokenizer, text), name: 'o200k' }
+}
+
+export type { PersistentPromptStore }

@@ -1,0 +1,245 @@
+import { randomBytes } from 'node:crypto'
+import type { CallRecord, RecordedUsage } from '../compile/call-record.js'
+import { warmth } from '../compile/colder.js'
+import type { PromptStore } from '../compile/types.js'
+import { parseRequest, parseResponse, prefixHash, toRecordedPart } from './parse/index.js'
+import type { ParsedRequest } from './parse/types.js'
+import { prefixPrompt, prefixVersion } from './prefix-version.js'
+import type { HttpExchange, RelayEvent } from './relay/events.js'
+import { joinThread, type Thread } from './threads.js'
+
+export interface RecorderOptions {
+  store: PromptStore
+  /** The harness recorded (`claude`, `codex`, …; `unknown` with `--listen`), in session names and calls. */
+  harness: string
+  /** The harness's version when its requests do not say (its user agent): `COMMAND --version`, asked once. */
+  harnessVersion?: () => Promise<string | undefined>
+  /** The per-user secret of the keyed hashes. */
+  key: Uint8Array | string
+  /** The secret rules applied to every text before it is stored. */
+  mask: (text: string) => string | Promise<string>
+  /** Counts tokens of a part's text (an estimate: only the provider's usage is exact), by `tokenizer`. */
+  count: (text: string) => number
+  tokenizer: string
+  now?: () => Date
+  /** Six hex digits for a session name. */
+  random?: () => string
+  onWarning?: (message: string) => void
+}
+
+/** A call that read less from cache than its thread's previous call made reusable. */
+export interface ColderCall {
+  session: string
+  call: number
+  read: number
+  reusable: number
+  lost: number
+}
+
+/** What a recording run saw, for the summary at exit. */
+export interface RecordSummary {
+  /** Model requests on recorded endpoints. */
+  requests: number
+  /** Of those, stored as calls. */
+  recorded: number
+  cacheRead: number
+  cacheWrite: number
+  /** Input tokens neither read from nor written to the cache. */
+  uncached: number
+  colder: ColderCall[]
+  /** The ledger sessions written, one per thread, in the order they started. */
+  sessions: string[]
+}
+
+export interface Recorder {
+  /** Records one relay event; the relay calls it one event at a time, in order. */
+  handle(event: RelayEvent): Promise<void>
+  summary(): RecordSummary
+}
+
+/** A harness's version from its user agent (`claude-cli/2.1.332`, `codex_exec/0.171.0`, `GeminiCLI/0.61.0`, …). */
+export function versionFromUserAgent(userAgent: string | undefined): string | undefined {
+  if (userAgent === undefined) return undefined
+  const found =
+    /(?:claude-cli|codex[\w-]*|GeminiCLI(?:-[\w]+)?|opencode|pi(?:-coding-agent)?)\/v?(\d+\.\d+\.\d+(?:-[\w.]+)?)/i.exec(
+      userAgent,
+    )
+  return found?.[1]
+}
+
+/** `yyyymmddThhmmssZ`. */
+function stamp(at: Date): string {
+  return at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+}
+
+/**
+ * Turns the relay's events into the store's recordings (issue 33): each
+ * request of a recorded endpoint is parsed, joins a thread of its
+ * conversation (a ledger session `rec-<harness>-<stamp>-<hex>` whose
+ * versions are its distinct prefixes, reused by prefix hash), and is
+ * stored as a call with its parts' hashes (as sent, and keyed before
+ * masking), marks and usage; texts are masked before they are stored and
+ * the user's own prompt never is.
+ */
+export function createRecorder(options: RecorderOptions): Recorder {
+  const now = options.now ?? (() => new Date())
+  const random = options.random ?? (() => randomBytes(3).toString('hex'))
+  const conversations = new Map<string, Thread[]>()
+  const warned = new Set<string>()
+  const summary: RecordSummary = {
+    requests: 0,
+    recorded: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    uncached: 0,
+    colder: [],
+    sessions: [],
+  }
+  let askedVersion: Promise<string | undefined> | undefined
+
+  const warn = (message: string): void => {
+    if (warned.has(message)) return
+    warned.add(message)
+    options.onWarning?.(message)
+  }
+
+  async function versionOf(event: HttpExchange): Promise<string | undefined> {
+    const fromAgent = versionFromUserAgent(event.requestHeaders['user-agent'])
+    if (fromAgent !== undefined) return fromAgent
+    askedVersion ??= options.harnessVersion?.() ?? Promise.resolve(undefined)
+    return askedVersion
+  }
+
+  /** The thread the request joins, a new one (and its session) when none fits; the version its prefix is. */
+  async function place(request: ParsedRequest): Promise<{ thread: Thread; version: number }> {
+    const threads = conversations.get(request.conversation) ?? []
+    conversations.set(request.conversation, threads)
+    const prefix = prefixHash(request.parts)
+    const masked = await Promise.all(
+      request.parts.map(async (p) => ({ section: p.section, text: await options.mask(p.text) })),
+    )
+    const compiled = prefixPrompt(masked, options.count, options.tokenizer)
+    const keys = request.parts.map((p) => ({ kind: p.kind, hash: p.hash }))
+    const thread = joinThread(threads, keys)
+    const at = now()
+    if (thread === undefined) {
+      const session = `rec-${options.harness}-${stamp(at)}-${random()}`
+      const record = await options.store.createSession(
+        session,
+        prefixVersion(compiled, 1, prefix, at, 'recorded'),
+        {
+          kind: 'recording',
+        },
+      )
+      const made: Thread = { session, latest: keys, version: 1, versionHash: record.current.hash }
+      threads.push(made)
+      summary.sessions.push(session)
+      return { thread: made, version: 1 }
+    }
+    const same =
+      thread.latest.length === keys.length && thread.latest.every((k, i) => k.hash === keys[i]!.hash)
+    if (same) return { thread, version: thread.version }
+    const seen = await options.store.findVersionByPrefix(thread.session, prefix)
+    const changed = firstChange(thread.latest, keys, request)
+    thread.latest = keys
+    if (seen !== undefined) return { thread, version: seen }
+    const next = prefixVersion(compiled, thread.version + 1, prefix, at, changed)
+    const record = await options.store.appendVersion(thread.session, next, thread.versionHash)
+    thread.version = record.current.version
+    thread.versionHash = record.current.hash
+    return { thread, version: thread.version }
+  }
+
+  async function handleHttp(event: HttpExchange): Promise<void> {
+    if (event.endpoint === undefined) return
+    // count_tokens answers feed calibration (the `why` issue), not the threads of a conversation.
+    if (event.endpoint === 'anthropic.count_tokens') return
+    summary.requests++
+    const body = event.requestBody
+    if (body?.state !== 'complete' || body.bytes === undefined) {
+      warn(
+        `a ${event.endpoint} request body could not be read (${body?.state ?? 'absent'}); it was not recorded`,
+      )
+      return
+    }
+    const request = parseRequest(event.endpoint, body.bytes, event.requestHeaders, { path: event.path })
+    if (!request.ok) {
+      warn(`a ${event.endpoint} request was not recorded: ${request.reason}`)
+      return
+    }
+    const answer =
+      event.responseBody?.state === 'complete' && event.responseBody.bytes !== undefined
+        ? parseResponse(event.endpoint, event.responseBody.bytes, { streamed: event.streamed })
+        : undefined
+    const response = answer?.ok === true ? answer : undefined
+    const { thread, version } = await place(request)
+    const harnessVersion = await versionOf(event)
+    const call: Omit<CallRecord, 'call'> = {
+      session: thread.session,
+      version,
+      conversation: request.conversation,
+      harness: options.harness,
+      ...(harnessVersion !== undefined && { harnessVersion }),
+      provider: event.provider,
+      endpoint: event.endpoint,
+      model: request.model,
+      status: event.status,
+      streamed: event.streamed,
+      startedAt: new Date(event.startedAt).toISOString(),
+      ...(event.firstByteAt !== undefined && { firstByteAt: new Date(event.firstByteAt).toISOString() }),
+      endedAt: new Date(event.endedAt).toISOString(),
+      prefixHash: prefixHash(request.parts),
+      parts: request.parts.map((p) => toRecordedPart(p, options.key)),
+      marks: request.marks,
+      ...(request.promptCacheKey !== undefined && { promptCacheKey: request.promptCacheKey }),
+      messageHashes: request.messageHashes,
+      ...(response?.usage !== undefined && { usage: response.usage }),
+      ...(response?.diagnostics !== undefined && { diagnostics: response.diagnostics }),
+    }
+    const stored = await options.store.recordCall(call)
+    summary.recorded++
+    if (response?.usage !== undefined) count(thread, stored, response.usage)
+  }
+
+  function count(thread: Thread, call: CallRecord, usage: RecordedUsage): void {
+    summary.cacheRead += usage.cacheReadTokens
+    summary.cacheWrite += usage.cacheWriteTokens
+    summary.uncached += Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens)
+    if (thread.previous !== undefined) {
+      const w = warmth(call.provider, thread.previous.usage, usage)
+      if (w.colder)
+        summary.colder.push({
+          session: thread.session,
+          call: call.call,
+          read: w.read,
+          reusable: w.reusable,
+          lost: w.lost,
+        })
+    }
+    thread.previous = { call: call.call, usage }
+  }
+
+  return {
+    async handle(event) {
+      if (event.kind === 'http') await handleHttp(event)
+      // WebSocket turns are rebuilt from their frames by a later step; their frames are relayed, not yet recorded.
+      else if (event.kind === 'ws-open') warn('WebSocket turns are relayed but not recorded yet')
+    },
+    summary: () => ({ ...summary, colder: [...summary.colder], sessions: [...summary.sessions] }),
+  }
+}
+
+/** Why a thread's prefix became a new version, in words: the first part that changed. */
+function firstChange(
+  before: readonly { hash: string }[],
+  after: readonly { hash: string }[],
+  request: ParsedRequest,
+): string {
+  let i = 0
+  while (i < before.length && i < after.length && before[i]!.hash === after[i]!.hash) i++
+  const part = request.parts[i]
+  return part === undefined ? 'parts removed at the end' : `${part.section} changed`
+}
