@@ -25,6 +25,21 @@ export interface RecorderOptions {
   /** Six hex digits for a session name. */
   random?: () => string
   onWarning?: (message: string) => void
+  /**
+   * Called at a conversation's first request, and again when a new harness
+   * version appears in it, with what the drift check compares: the texts of
+   * the prefix as sent (before masking; never stored) and the working
+   * directory the harness stated.
+   */
+  drift?: (input: DriftRequest) => Promise<void>
+}
+
+/** What the drift check of one conversation gets. */
+export interface DriftRequest {
+  conversation: string
+  version?: string
+  workingDirectory?: string
+  sent: string[]
 }
 
 /** A call that read less from cache than its thread's previous call made reusable. */
@@ -89,6 +104,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const random = options.random ?? (() => randomBytes(3).toString('hex'))
   const conversations = new Map<string, Thread[]>()
   const warned = new Set<string>()
+  /** Per conversation, the harness versions its drift was checked for. */
+  const checked = new Map<string, Set<string>>()
   const summary: RecordSummary = {
     requests: 0,
     recorded: 0,
@@ -177,6 +194,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const response = answer?.ok === true ? answer : undefined
     const { thread, version } = await place(request)
     const harnessVersion = await versionOf(event)
+    await driftOnce(request, harnessVersion)
     const call: Omit<CallRecord, 'call'> = {
       session: thread.session,
       version,
@@ -202,6 +220,21 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const stored = await options.store.recordCall(call)
     summary.recorded++
     if (response?.usage !== undefined) count(thread, stored, response.usage)
+  }
+
+  async function driftOnce(request: ParsedRequest, harnessVersion: string | undefined): Promise<void> {
+    if (options.drift === undefined) return
+    const seen = checked.get(request.conversation) ?? new Set<string>()
+    checked.set(request.conversation, seen)
+    const key = harnessVersion ?? ''
+    if (seen.has(key)) return
+    seen.add(key)
+    await options.drift({
+      conversation: request.conversation,
+      ...(harnessVersion !== undefined && { version: harnessVersion }),
+      ...(request.workingDirectory !== undefined && { workingDirectory: request.workingDirectory }),
+      sent: request.parts.map((p) => p.text),
+    })
   }
 
   function count(thread: Thread, call: CallRecord, usage: RecordedUsage): void {

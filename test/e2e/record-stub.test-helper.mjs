@@ -37,7 +37,12 @@ if (base !== undefined) {
   const response = await fetch(`${new URL(base).origin}${fixture.request.path}`, {
     method: 'POST',
     headers,
-    body: fixture.request.body,
+    // The capture's placeholders as the tree the test built (STUB_ROOT, STUB_HOME), when it built one.
+    body: fixture.request.body
+      .split('<ROOT>')
+      .join(env.STUB_ROOT ?? '<ROOT>')
+      .split('<HOME>')
+      .join(env.STUB_HOME ?? '<HOME>'),
   })
   await response.arrayBuffer()
   status = response.status

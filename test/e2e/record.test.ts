@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockProvider, startMockProvider } from '../../src/record/mock-provider.test-helper.js'
 import { sqliteStore } from '../../src/store/sqlite.js'
-import { bin, cli, env, sandbox, useSandbox } from './cli.test-helper.js'
+import { TREES, withRoot } from '../fixtures/harness/trees.js'
+import { bin, cli, env, sandbox, useSandbox, write } from './cli.test-helper.js'
 
 // `sysprompt record -- COMMAND` on stub executables named after each harness
 // (record-stub.test-helper.mjs): each checks what it was given, sends the
@@ -34,6 +35,13 @@ beforeAll(async () => {
   }
 })
 afterAll(() => mock?.close())
+
+async function build(base: string, files: Record<string, string>): Promise<void> {
+  for (const [rel, text] of Object.entries(files)) {
+    if (rel.endsWith('/')) await mkdir(join(base, rel), { recursive: true })
+    else await write(join(base, rel), text)
+  }
+}
 
 interface Seen {
   name: string
@@ -94,6 +102,49 @@ describe('sysprompt record -- COMMAND', () => {
       expect(bytes.includes('CREDENTIALxCREDENTIAL')).toBe(false)
     },
   )
+
+  it('--check-drift: what Claude Code sent matches the view here; a changed CLAUDE.md is named with its line and exits 1', async () => {
+    const tree = TREES.find((t) => t.name === 'nested')!
+    const root = join(sandbox.base, 'drift-tree')
+    const home = join(sandbox.base, 'drift-home')
+    await build(root, tree.files)
+    await build(home, withRoot(tree.home, root))
+    const run = () =>
+      cli(
+        [
+          'record',
+          '--check-drift',
+          '--store',
+          `sqlite:${join(sandbox.base, 'drift.db')}`,
+          '--upstream',
+          mock.url,
+          '--',
+          join(stubs, 'claude'),
+        ],
+        {
+          cwd: join(root, 'pkg'),
+          env: env({
+            HOME: home,
+            STUB_OUT: join(sandbox.base, 'drift-stub.json'),
+            STUB_FIXTURE: join(FIXTURES, FIXTURE.claude!),
+            STUB_ROOT: root,
+            STUB_HOME: home,
+            STUB_EXIT: '0',
+          }),
+        },
+      )
+    const same = await run()
+    expect(same.code, same.stderr).toBe(0)
+    expect(same.stderr).toContain('drift: claude 2.1.332 in')
+    expect(same.stderr).toContain("matches sysprompt's view")
+    await writeFile(
+      join(root, 'CLAUDE.md'),
+      '# Root claude\n\nSee the README.\nA line added after the capture.\n',
+    )
+    const changed = await run()
+    expect(changed.code).toBe(1)
+    expect(changed.stderr).toContain(`differs at ${join(root, 'CLAUDE.md')}:4`)
+  })
 
   it('a command that dies of a signal gives 128 + its number', async () => {
     const { result } = await record('claude', { STUB_SIGNAL: 'SIGTERM' })

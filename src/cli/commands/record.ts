@@ -3,6 +3,7 @@ import { groupDigits } from '../../compile/numbers.js'
 import type { UsageProvider } from '../../compile/types.js'
 import { userCacheDir } from '../../node/count-cache.js'
 import { prepareUserCache } from '../../node/user-cache.js'
+import { checkDrift, driftText } from '../../record/drift.js'
 import {
   noProxyWithLoopback,
   type Pointing,
@@ -12,7 +13,7 @@ import {
   RecordRefusal,
   recogniseHarness,
 } from '../../record/pointing.js'
-import { createRecorder, type RecordSummary } from '../../record/recorder.js'
+import { createRecorder, type DriftRequest, type RecordSummary } from '../../record/recorder.js'
 import { type Relay, startRelay, UpstreamUrlError } from '../../record/relay/index.js'
 import { askVersion, runCommand } from '../../record/run-command.js'
 import { openStore, type PersistentPromptStore } from '../../store/index.js'
@@ -124,6 +125,10 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
     )
     .option('--store <store>', 'sqlite:PATH or postgres://… (default: SQLite in the user state directory)')
     .option(
+      '--check-drift',
+      "exit 1 when what the harness sent differs from sysprompt's view of it (a CI job following harness releases)",
+    )
+    .option(
       '--listen [port]',
       'run the proxy alone until interrupted (a free port without PORT), printing what each harness sets to use it',
     )
@@ -144,18 +149,7 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
           'record needs a command to run',
           'put it after --: sysprompt record -- claude, or use --listen',
         )
-      let harness = harnessOption(raw.harness)
-      let at = 0
-      if (!listen && harness === 'auto') {
-        const found = recogniseHarness(command)
-        if (found === undefined)
-          throw new UsageError(
-            `record does not recognise the harness ${command[0]} runs`,
-            `name it: --harness ${RECORD_HARNESSES.join('|')}`,
-          )
-        harness = found.harness
-        at = found.at
-      } else if (!listen) at = recogniseHarness(command)?.at ?? 0
+      const { harness, at } = whichHarness(command, raw.harness, listen)
       const upstreams = upstreamOptions(Array.isArray(raw.upstream) ? raw.upstream.map(String) : [])
       // Pointed first (to learn the upstream the harness would have used), with the proxy's address filled in below.
       const probe =
@@ -164,9 +158,9 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
         cwd: ctx.io.cwd,
         env: ctx.io.env,
       })
+      const drift = driftCheck(ctx, harness, listen)
       let relay: Relay | undefined
       try {
-        const key = await recordKey(ctx)
         const { count, name } = await estimateTokens()
         const recorder = createRecorder({
           store,
@@ -174,49 +168,115 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
           ...(probe !== undefined && {
             harnessVersion: () => askVersion(command.slice(0, at + 1), ctx.io.env, ctx.io.cwd),
           }),
-          key,
+          key: await recordKey(ctx),
           mask,
           count,
           tokenizer: name,
           onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
+          drift: drift.check,
         })
-        try {
-          relay = await startRelay({
-            port: listen ? portOption(raw.listen) : 0,
-            upstreams: { ...probe?.upstreams, ...upstreams },
-            onExchange: (event) => recorder.handle(event),
-            onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
-          })
-        } catch (error) {
-          if (error instanceof UpstreamUrlError)
-            throw new UsageError(`--upstream: ${error.message}`, 'see `sysprompt record --help`')
-          throw error
-        }
+        relay = await relayFor(
+          listen ? portOption(raw.listen) : 0,
+          { ...probe?.upstreams, ...upstreams },
+          recorder,
+          ctx,
+        )
         const pointing =
           probe === undefined ? undefined : tryPoint(harness as RecordHarness, command, ctx, at, relay.url)
+        let code: number = EXIT.ok
         if (pointing === undefined || pointing.manual !== undefined) {
           if (pointing?.manual !== undefined) ctx.io.stderr.write(`sysprompt: ${pointing.manual}\n`)
           ctx.io.stdout.write(listenHelp(relay.url))
           await interrupted()
-          ctx.exit(EXIT.ok)
         } else {
           const env = { ...ctx.io.env, ...pointing.env, ...noProxyWithLoopback(ctx.io.env) }
-          ctx.exit(
-            await runCommand(pointing.command, env, ctx.io.cwd).catch((error: NodeJS.ErrnoException) => {
-              throw new UsageError(
-                `${command[0]}: cannot run it (${error.code ?? error.message})`,
-                'check the command after --',
-              )
-            }),
-          )
+          code = await runCommand(pointing.command, env, ctx.io.cwd).catch((error: NodeJS.ErrnoException) => {
+            throw new UsageError(
+              `${command[0]}: cannot run it (${error.code ?? error.message})`,
+              'check the command after --',
+            )
+          })
         }
         await relay.close()
         ctx.io.stderr.write(summaryText(recorder.summary(), relay.dropped))
+        for (const line of drift.verdicts) ctx.io.stderr.write(`${line}\n`)
+        // With --check-drift, a drift turns a success into 1 (a CI job following harness releases).
+        ctx.exit(code === EXIT.ok && raw.checkDrift === true && drift.drifted() ? EXIT.findings : code)
       } finally {
         await relay?.close().catch(() => {})
         await store.close?.()
       }
     })
+}
+
+/** The harness `--harness` names, or the one the command runs (`auto`), and the index of the word naming it. */
+function whichHarness(
+  command: readonly string[],
+  option: unknown,
+  listen: boolean,
+): { harness: RecordHarness | 'auto'; at: number } {
+  const harness = harnessOption(option)
+  if (listen) return { harness, at: 0 }
+  const found = recogniseHarness(command)
+  if (harness !== 'auto') return { harness, at: found?.at ?? 0 }
+  if (found === undefined)
+    throw new UsageError(
+      `record does not recognise the harness ${command[0]} runs`,
+      `name it: --harness ${RECORD_HARNESSES.join('|')}`,
+    )
+  return found
+}
+
+async function relayFor(
+  port: number,
+  upstreams: Record<string, string>,
+  recorder: ReturnType<typeof createRecorder>,
+  ctx: CommandContext,
+): Promise<Relay> {
+  try {
+    return await startRelay({
+      port,
+      upstreams,
+      onExchange: (event) => recorder.handle(event),
+      onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
+    })
+  } catch (error) {
+    if (error instanceof UpstreamUrlError)
+      throw new UsageError(`--upstream: ${error.message}`, 'see `sysprompt record --help`')
+    throw error
+  }
+}
+
+/**
+ * The drift check of each conversation: the harness view for the harness,
+ * version and working directory of its first request (and of each new
+ * version), against what the harness sent; the verdicts, in words.
+ */
+function driftCheck(ctx: CommandContext, harness: RecordHarness | 'auto', listen: boolean) {
+  const verdicts: string[] = []
+  let drifted = false
+  const check = async (request: DriftRequest): Promise<void> => {
+    if (harness === 'auto') {
+      verdicts.push('drift: not checked: --listen does not know the harness; name it with --harness')
+      return
+    }
+    const cwd = request.workingDirectory ?? (listen ? undefined : ctx.io.cwd)
+    if (cwd === undefined) {
+      verdicts.push(
+        'drift: not checked: the harness did not say its working directory, and --listen has none',
+      )
+      return
+    }
+    const verdict = await checkDrift({
+      harness,
+      cwd,
+      sent: request.sent,
+      ...(request.version !== undefined && { version: request.version }),
+    })
+    if (verdict.verdict === 'differs') drifted = true
+    verdicts.push(driftText(verdict))
+  }
+  return { check, verdicts, drifted: () => drifted }
 }
 
 /** The per-user secret of the keyed hashes: the key of the user's cache directory (made there, mode 0600, when missing). */

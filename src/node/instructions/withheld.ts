@@ -72,7 +72,7 @@ export function matchesAroundMarks(compared: string, marks: readonly string[], r
 }
 
 /** `text` cut at each occurrence of any of `marks`, in order (the marks themselves dropped). */
-function splitAtMarks(text: string, marks: readonly string[]): string[] {
+export function splitAtMarks(text: string, marks: readonly string[]): string[] {
   const pieces: string[] = []
   let from = 0
   for (;;) {
