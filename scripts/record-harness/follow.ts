@@ -1,8 +1,11 @@
 /**
  * The release-following routine (issue 32): for each harness, install its
- * newest release from npm, record every fixture tree through it (the same
- * capture step as `record.ts`), and print whether it sends what the newest
- * modelled version sends, or the first difference (tree, placement, line).
+ * newest release from npm, run it once through `sysprompt record` (build
+ * first: `npm run build`) and print record's summary and drift verdict;
+ * when the release is newer than the newest modelled one, record every
+ * fixture tree through it (the same capture step as `record.ts`) and print
+ * whether it sends what the newest modelled version sends, or the first
+ * difference (tree, placement, line).
  *
  * NOT RUN IN CI: it installs the harness packages (into a temporary
  * directory, deleted afterwards) and runs each against the loopback mock.
@@ -26,6 +29,8 @@ import { checkAncestors, install, recordTree } from './record.js'
 
 const run = promisify(execFile)
 const fixtures = join(dirname(new URL(import.meta.url).pathname), '..', '..', 'test', 'fixtures', 'harness')
+/** The built command (`npm run build`), which the routine records through. */
+const CLI = join(dirname(new URL(import.meta.url).pathname), '..', '..', 'dist', 'bin', 'sysprompt.cjs')
 
 /** The newest release of a package on the registry. */
 async function newestRelease(pkg: string): Promise<string> {
@@ -56,14 +61,29 @@ async function main(): Promise<void> {
     for (const modelled of newestRecorders(values.only?.split(','))) {
       const newest = await newestRelease(modelled.pkg)
       const label = `${modelled.mode} ${newest} (${modelled.pkg})`
+      const recorder: HarnessRecorder = { ...modelled, version: newest }
+      const out = values.write === true ? fixtures : join(work, 'recordings')
+      let bin: string
+      try {
+        bin = await install(recorder, join(work, 'packages', recorder.mode))
+        // Recorded through `sysprompt record` on one tree: a recording in its ledger and its drift verdict.
+        const nested = TREES.find((t) => t.name === 'nested')!
+        const through = await recordTree(recorder, bin, nested, work, {
+          out: join(work, 'through'),
+          through: CLI,
+        })
+        for (const line of through.record ?? []) lines.push(`${label}: ${line}`)
+      } catch (error) {
+        lines.push(
+          `${label}: could not be run through sysprompt record: ${(error as Error).message.split('\n')[0]}`,
+        )
+        continue
+      }
       if (newest === modelled.version) {
         lines.push(`${label}: the newest modelled version itself`)
         continue
       }
-      const recorder: HarnessRecorder = { ...modelled, version: newest }
-      const out = values.write === true ? fixtures : join(work, 'recordings')
       try {
-        const bin = await install(recorder, join(work, 'packages', recorder.mode))
         // The trees the modelled version was recorded on, so the two sets compare.
         const modelledOn = `${modelled.mode}@${modelled.version}`
         for (const tree of TREES.filter((t) => recordedOn(t, modelledOn)))

@@ -13,6 +13,8 @@ export interface RunSetup {
   harnessConfig: readonly string[]
   /** Use the harness's WebSocket transport to the model (only where `HarnessRecorder.websocket` says it has one). */
   websocket?: boolean
+  /** Run through `sysprompt record -- …`, which points the harness itself (Codex: its own provider, so none here). */
+  viaRecord?: boolean
 }
 
 /** How to install, run and read one published harness. */
@@ -226,7 +228,13 @@ const codex: HarnessRecorder = {
   bin: '@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex',
   native: true,
   websocket: true,
-  async prepare({ mockUrl, websocket }) {
+  async prepare({ mockUrl, websocket, viaRecord }): Promise<{ args: string[]; env: Record<string, string> }> {
+    // Through `sysprompt record`, record adds its own provider (at its proxy, keyed by OPENAI_API_KEY).
+    if (viaRecord === true)
+      return {
+        args: ['exec', '--skip-git-repo-check', '-m', 'gpt-5', 'hello'],
+        env: { OPENAI_API_KEY: 'mock' },
+      }
     // A provider of its own pointing at the mock, given on the command line (no config.toml is written).
     // A custom provider speaks HTTP unless it says it supports WebSockets (then HTTP only as a fallback).
     const provider = [

@@ -41,6 +41,7 @@ import {
 } from '../../test/fixtures/harness/trees.js'
 import { type HarnessRecorder, RECORDERS } from './harnesses.js'
 import { type CapturedRequest, startMockModelServer } from './mock-server.js'
+import { pointsItself, recordEnv, recordLines, recordPrefix, startRecordListen } from './through-record.js'
 
 const run = promisify(execFile)
 const here = dirname(new URL(import.meta.url).pathname)
@@ -111,11 +112,15 @@ export interface RecordTreeOptions {
   untilExit?: boolean
   /** Run it on its WebSocket transport (a recorder with `websocket`). */
   websocket?: boolean
+  /** The built `sysprompt` command (`dist/bin/sysprompt.cjs`): run the harness through `sysprompt record` (`through-record.ts`). */
+  through?: string
 }
 
 /** What one run captured: every request the mock received, in order, and where the run's tree and home lay. */
 export interface TreeRun extends RunPaths {
   requests: readonly CapturedRequest[]
+  /** With `through`: record's summary and drift verdict lines. */
+  record?: string[]
 }
 
 /** Runs `recorder` once on `tree` and writes what it sent under `out/<mode>@<version>/` (default: the fixtures). */
@@ -124,7 +129,7 @@ export async function recordTree(
   bin: string,
   tree: HarnessTree,
   work: string,
-  { raw = false, out = fixtures, untilExit = false, websocket = false }: RecordTreeOptions = {},
+  { raw = false, out = fixtures, untilExit = false, websocket = false, through }: RecordTreeOptions = {},
 ): Promise<TreeRun> {
   const base = await realpath(await mkdtemp(join(work, `${tree.name}-`)))
   const root = join(base, 'tree')
@@ -136,19 +141,36 @@ export async function recordTree(
   await mkdir(home, { recursive: true })
   const cwd = join(root, ...tree.cwd.split('/').filter(Boolean))
   const mock = await startMockModelServer()
+  const baseEnv = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', CI: '1', TERM: 'dumb' }
+  const wrapped = through !== undefined && pointsItself(recorder.mode)
+  const listener =
+    through !== undefined && !wrapped
+      ? await startRecordListen(through, recorder.mode, mock.url, base, baseEnv)
+      : undefined
   try {
     const harnessConfig = tree.harnessConfig?.[recorder.mode] ?? []
-    const { args, env } = await recorder.prepare({ home, cwd, mockUrl: mock.url, harnessConfig, websocket })
-    const [file, ...prefix] = recorder.native === true ? [bin] : [process.execPath, bin]
+    const { args, env } = await recorder.prepare({
+      home,
+      cwd,
+      mockUrl: listener?.url ?? mock.url,
+      harnessConfig,
+      websocket,
+      viaRecord: wrapped,
+    })
+    const own = recorder.native === true ? [bin] : [process.execPath, bin]
+    const [file, ...prefix] = wrapped
+      ? [process.execPath, ...recordPrefix(through, recorder.mode, base, mock.url), ...own]
+      : own
     const child = spawn(file!, [...prefix, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', CI: '1', TERM: 'dumb', ...env },
+      env: { ...baseEnv, ...(wrapped ? recordEnv(base) : {}), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
     child.stdout.on('data', (d: Buffer) => (output += d.toString()))
     child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    // Closed, not only exited: record writes its summary and verdict last.
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
     const request = await Promise.race([
       mock.next(recorder.request, TURN_MS),
       exited.then(async (code) => {
@@ -177,8 +199,11 @@ export async function recordTree(
       await writeFile(join(dir, `${tree.name}.${placement}.txt`), toPlaceholders(text, { root, home }))
     await writeFile(join(dir, `${tree.name}.parts.json`), `${JSON.stringify(Object.keys(parts))}\n`)
     console.log(`  ${recorder.mode} ${tree.name}: ${Object.keys(parts).join(', ') || 'no instruction part'}`)
-    return { requests: [...mock.requests], root, home }
+    const record =
+      listener !== undefined ? recordLines(await listener.stop()) : wrapped ? recordLines(output) : undefined
+    return { requests: [...mock.requests], root, home, ...(record !== undefined && { record }) }
   } finally {
+    await listener?.stop()
     await mock.close()
   }
 }

@@ -114,6 +114,10 @@ describe('record: the five harnesses replayed through the relay into the store',
       expect(last[0]!.version).toBe(last[1]!.version)
       expect(last[2]!.version).toBe(last[1]!.version + 1)
       expect(last[2]!.prefixHash).not.toBe(last[1]!.prefixHash)
+      // Each call's outcome is stored beside it, for `sessions usage`.
+      const outcomes = await store.usage(turnSession)
+      expect(outcomes).toHaveLength(calls.length)
+      expect(outcomes.at(-1)!.version).toBe(last[2]!.version)
       const history = await store.history(turnSession)
       expect(history.at(-1)!.reason).toMatch(/ changed$/)
       if (harness === 'claude') expect(last[1]!.marks.length).toBeGreaterThan(0)

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { cacheMinimum } from '../compile/cache-minimums.js'
 import type { CallRecord, RecordedUsage } from '../compile/call-record.js'
 import { warmth } from '../compile/colder.js'
 import type { PromptStore } from '../compile/types.js'
+import { classifyUsage } from '../compile/usage.js'
 import { parseRequest, parseResponse, prefixHash, toRecordedPart } from './parse/index.js'
 import type { ParsedRequest } from './parse/types.js'
 import { prefixPrompt, prefixVersion } from './prefix-version.js'
@@ -131,7 +133,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
   }
 
   /** The thread the request joins, a new one (and its session) when none fits; the version its prefix is. */
-  async function place(request: ParsedRequest): Promise<{ thread: Thread; version: number }> {
+  async function place(request: ParsedRequest): Promise<{ thread: Thread; version: number; tokens: number }> {
     const threads = conversations.get(request.conversation) ?? []
     conversations.set(request.conversation, threads)
     const prefix = prefixHash(request.parts)
@@ -154,20 +156,20 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const made: Thread = { session, latest: keys, version: 1, versionHash: record.current.hash }
       threads.push(made)
       summary.sessions.push(session)
-      return { thread: made, version: 1 }
+      return { thread: made, version: 1, tokens: compiled.tokens }
     }
     const same =
       thread.latest.length === keys.length && thread.latest.every((k, i) => k.hash === keys[i]!.hash)
-    if (same) return { thread, version: thread.version }
+    if (same) return { thread, version: thread.version, tokens: compiled.tokens }
     const seen = await options.store.findVersionByPrefix(thread.session, prefix)
     const changed = firstChange(thread.latest, keys, request)
     thread.latest = keys
-    if (seen !== undefined) return { thread, version: seen }
+    if (seen !== undefined) return { thread, version: seen, tokens: compiled.tokens }
     const next = prefixVersion(compiled, thread.version + 1, prefix, at, changed)
     const record = await options.store.appendVersion(thread.session, next, thread.versionHash)
     thread.version = record.current.version
     thread.versionHash = record.current.hash
-    return { thread, version: thread.version }
+    return { thread, version: thread.version, tokens: compiled.tokens }
   }
 
   async function handleHttp(event: HttpExchange): Promise<void> {
@@ -192,7 +194,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         ? parseResponse(event.endpoint, event.responseBody.bytes, { streamed: event.streamed })
         : undefined
     const response = answer?.ok === true ? answer : undefined
-    const { thread, version } = await place(request)
+    const { thread, version, tokens } = await place(request)
     const harnessVersion = await versionOf(event)
     await driftOnce(request, harnessVersion)
     const call: Omit<CallRecord, 'call'> = {
@@ -219,7 +221,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     }
     const stored = await options.store.recordCall(call)
     summary.recorded++
-    if (response?.usage !== undefined) count(thread, stored, response.usage)
+    if (response?.usage !== undefined) await count(thread, stored, response.usage, tokens)
   }
 
   async function driftOnce(request: ParsedRequest, harnessVersion: string | undefined): Promise<void> {
@@ -237,13 +239,25 @@ export function createRecorder(options: RecorderOptions): Recorder {
     })
   }
 
-  function count(thread: Thread, call: CallRecord, usage: RecordedUsage): void {
+  /**
+   * Adds a call's usage to the summary and stores its outcome beside the
+   * call (`sessions usage` reads it): classified against the prefix's
+   * estimated tokens (none cacheable below the model's minimum), with the
+   * colder-call engine's one-line `why`.
+   */
+  async function count(
+    thread: Thread,
+    call: CallRecord,
+    usage: RecordedUsage,
+    prefixTokens: number,
+  ): Promise<void> {
     summary.cacheRead += usage.cacheReadTokens
     summary.cacheWrite += usage.cacheWriteTokens
     summary.uncached += Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens)
+    let why: string | undefined
     if (thread.previous !== undefined) {
       const w = warmth(call.provider, thread.previous.usage, usage)
-      if (w.colder)
+      if (w.colder) {
         summary.colder.push({
           session: thread.session,
           call: call.call,
@@ -251,8 +265,25 @@ export function createRecorder(options: RecorderOptions): Recorder {
           reusable: w.reusable,
           lost: w.lost,
         })
+        why = `call ${call.call} read ${w.read} of the ${w.reusable} tokens call ${thread.previous.call} made reusable`
+      }
     }
     thread.previous = { call: call.call, usage }
+    const minimum = cacheMinimum(call.provider, call.model).minTokens
+    const normalised = {
+      inputTokens: usage.inputTokens,
+      cachedTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+    }
+    await options.store.recordUsage(thread.session, {
+      version: call.version,
+      at: call.endedAt ?? call.startedAt,
+      provider: call.provider,
+      model: call.model,
+      ...normalised,
+      outcome: classifyUsage(normalised, prefixTokens >= minimum ? prefixTokens : 0),
+      ...(why !== undefined && { why }),
+    })
   }
 
   return {
