@@ -51,11 +51,26 @@ interface Seen {
   env: Record<string, string>
 }
 
-async function record(harness: string, extra: Record<string, string> = {}, args: string[] = []) {
+async function record(
+  harness: string,
+  extra: Record<string, string> = {},
+  args: string[] = [],
+  options: string[] = [],
+) {
   const out = join(sandbox.base, `${harness}-${Math.random().toString(16).slice(2)}.json`)
   const store = join(sandbox.base, `${harness}.db`)
   const result = await cli(
-    ['record', '--store', `sqlite:${store}`, '--upstream', mock.url, '--', join(stubs, harness), ...args],
+    [
+      'record',
+      ...options,
+      '--store',
+      `sqlite:${store}`,
+      '--upstream',
+      mock.url,
+      '--',
+      join(stubs, harness),
+      ...args,
+    ],
     {
       env: env({
         STUB_OUT: out,
@@ -144,6 +159,28 @@ describe('sysprompt record -- COMMAND', () => {
     const changed = await run()
     expect(changed.code).toBe(1)
     expect(changed.stderr).toContain(`differs at ${join(root, 'CLAUDE.md')}:4`)
+  })
+
+  it('past --max-size recording stops with one warning, and the traffic still flows', async () => {
+    const { result, seen } = await record('claude', {}, [], ['--max-size', '1'])
+    expect(result.code).toBe(3)
+    expect(seen.status).toBe(200)
+    expect(result.stderr).toContain('recording stopped')
+    expect(result.stderr).toMatch(/sysprompt record: 0 requests/)
+  })
+
+  it('--prune --older-than removes old calls and says how many', async () => {
+    const { store } = await record('gemini')
+    const kept = await cli(['record', '--prune', '--older-than', '30d', '--store', `sqlite:${store}`], {
+      env: env(),
+    })
+    expect(kept.code, kept.stderr).toBe(0)
+    expect(kept.stdout).toContain('removed 0 recorded calls older than 30d')
+    const bad = await cli(['record', '--prune', '--older-than', 'soon', '--store', `sqlite:${store}`], {
+      env: env(),
+    })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--older-than soon')
   })
 
   it('a command that dies of a signal gives 128 + its number', async () => {

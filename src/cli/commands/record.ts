@@ -14,13 +14,14 @@ import {
   recogniseHarness,
 } from '../../record/pointing.js'
 import { createRecorder, type DriftRequest, type RecordSummary } from '../../record/recorder.js'
-import { type Relay, startRelay, UpstreamUrlError } from '../../record/relay/index.js'
+import { type Relay, type RelayEvent, startRelay, UpstreamUrlError } from '../../record/relay/index.js'
 import { askVersion, runCommand } from '../../record/run-command.js'
 import { openStore, type PersistentPromptStore } from '../../store/index.js'
 import { type CommandContext, examples } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
 import { scanSecretsWithPreset } from '../lint/secrets.js'
 import type { RawOptions } from '../options.js'
+import { prune, sizeCapped, sizeOption } from './record-store.js'
 
 const PROVIDERS: readonly UsageProvider[] = ['anthropic', 'openai', 'gemini']
 
@@ -128,6 +129,13 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
       '--check-drift',
       "exit 1 when what the harness sent differs from sysprompt's view of it (a CI job following harness releases)",
     )
+    .option('--prune', 'remove recorded calls older than --older-than (and recordings left empty), then exit')
+    .option('--older-than <duration>', 'with --prune: an age such as 30d, 12h or 90m')
+    .option(
+      '--max-size <size>',
+      'stop recording (traffic still flows) once the SQLite store passes this size',
+      '1GiB',
+    )
     .option(
       '--listen [port]',
       'run the proxy alone until interrupted (a free port without PORT), printing what each harness sets to use it',
@@ -143,6 +151,8 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
       )}`,
     )
     .action(async (command: string[], raw: RawOptions) => {
+      if (raw.prune === true) return prune(ctx, raw)
+      const maxBytes = sizeOption(raw.maxSize)
       const listen = raw.listen !== undefined
       if (!listen && command.length === 0)
         throw new UsageError(
@@ -175,10 +185,13 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
           onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
           drift: drift.check,
         })
+        const capped = sizeCapped(store, maxBytes, (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`))
         relay = await relayFor(
           listen ? portOption(raw.listen) : 0,
           { ...probe?.upstreams, ...upstreams },
-          recorder,
+          async (event) => {
+            if (!(await capped())) await recorder.handle(event)
+          },
           ctx,
         )
         const pointing =
@@ -230,14 +243,14 @@ function whichHarness(
 async function relayFor(
   port: number,
   upstreams: Record<string, string>,
-  recorder: ReturnType<typeof createRecorder>,
+  onExchange: (event: RelayEvent) => Promise<void>,
   ctx: CommandContext,
 ): Promise<Relay> {
   try {
     return await startRelay({
       port,
       upstreams,
-      onExchange: (event) => recorder.handle(event),
+      onExchange,
       onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
     })
   } catch (error) {
