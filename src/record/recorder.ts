@@ -34,6 +34,8 @@ export interface RecorderOptions {
    * directory the harness stated.
    */
   drift?: (input: DriftRequest) => Promise<void>
+  /** `--keep-bodies`: keeps each later message (the user's own prompt included), masked, by its hash. */
+  keepBody?: (hash: string, text: string) => Promise<void>
 }
 
 /** What the drift check of one conversation gets. */
@@ -220,6 +222,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
       ...(response?.diagnostics !== undefined && { diagnostics: response.diagnostics }),
     }
     const stored = await options.store.recordCall(call)
+    if (options.keepBody !== undefined)
+      for (const [i, hash] of request.messageHashes.entries())
+        await options.keepBody(hash, await options.mask(request.messageBodies[i] ?? ''))
     summary.recorded++
     if (response?.usage !== undefined) await count(thread, stored, response.usage, tokens)
   }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MockProvider, startMockProvider } from '../../src/record/mock-provider.test-helper.js'
@@ -169,6 +169,19 @@ describe('sysprompt record -- COMMAND', () => {
     expect(result.stderr).toMatch(/sysprompt record: 0 requests/)
   })
 
+  it('--keep-bodies keeps the messages (the user prompt too) in the state directory, not in the store', async () => {
+    const state = join(sandbox.base, 'bodies-state')
+    const { result, store } = await record('claude', { XDG_STATE_HOME: state }, [], ['--keep-bodies'])
+    expect(result.code, result.stderr).toBe(3)
+    const dir = join(state, 'sysprompt', 'bodies')
+    const files = await readdir(dir)
+    expect(files.length).toBeGreaterThan(0)
+    const texts = await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')))
+    // The captured turn's own prompt was "hello": kept as a body, never in the ledger.
+    expect(texts.some((t) => t.includes('hello'))).toBe(true)
+    expect((await readFile(store)).includes('"text":"hello"')).toBe(false)
+  })
+
   it('--prune --older-than removes old calls and says how many', async () => {
     const { store } = await record('gemini')
     const kept = await cli(['record', '--prune', '--older-than', '30d', '--store', `sqlite:${store}`], {
@@ -224,11 +237,12 @@ describe('sysprompt record -- COMMAND', () => {
       })
       child.once('exit', () => reject(new Error(`exited early: ${stderr}`)))
     })
-    expect(stderr).toContain(`"baseUrl": "${url}/v1"`)
-    expect(stdout).toContain(`ANTHROPIC_BASE_URL=${url}`)
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
     child.kill('SIGINT')
     expect(await exited).toBe(0)
+    // stderr and stdout are two pipes: read both once the process has closed them.
+    expect(stderr).toContain(`"baseUrl": "${url}/v1"`)
+    expect(stdout).toContain(`ANTHROPIC_BASE_URL=${url}`)
     expect(stderr).toMatch(/sysprompt record: 0 requests/)
   })
 })

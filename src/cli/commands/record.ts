@@ -1,8 +1,10 @@
+import { dirname, join } from 'node:path'
 import type { Command } from 'commander'
 import { groupDigits } from '../../compile/numbers.js'
 import type { UsageProvider } from '../../compile/types.js'
 import { userCacheDir } from '../../node/count-cache.js'
 import { prepareUserCache } from '../../node/user-cache.js'
+import { bodyKeeper } from '../../record/bodies.js'
 import { checkDrift, driftText } from '../../record/drift.js'
 import {
   noProxyWithLoopback,
@@ -16,7 +18,7 @@ import {
 import { createRecorder, type DriftRequest, type RecordSummary } from '../../record/recorder.js'
 import { type Relay, type RelayEvent, startRelay, UpstreamUrlError } from '../../record/relay/index.js'
 import { askVersion, runCommand } from '../../record/run-command.js'
-import { openStore, type PersistentPromptStore } from '../../store/index.js'
+import { defaultStatePath, openStore, type PersistentPromptStore } from '../../store/index.js'
 import { type CommandContext, examples } from '../command.js'
 import { CliError, EXIT, UsageError } from '../errors.js'
 import { scanSecretsWithPreset } from '../lint/secrets.js'
@@ -129,6 +131,10 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
       '--check-drift',
       "exit 1 when what the harness sent differs from sysprompt's view of it (a CI job following harness releases)",
     )
+    .option(
+      '--keep-bodies',
+      "also keep each message's text (your own prompts included), masked, in the user's state directory",
+    )
     .option('--prune', 'remove recorded calls older than --older-than (and recordings left empty), then exit')
     .option('--older-than <duration>', 'with --prune: an age such as 30d, 12h or 90m')
     .option(
@@ -184,6 +190,7 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
           tokenizer: name,
           onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
           drift: drift.check,
+          ...(raw.keepBodies === true && { keepBody: await keepBodies(ctx) }),
         })
         const capped = sizeCapped(store, maxBytes, (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`))
         relay = await relayFor(
@@ -290,6 +297,15 @@ function driftCheck(ctx: CommandContext, harness: RecordHarness | 'auto', listen
     verdicts.push(driftText(verdict))
   }
   return { check, verdicts, drifted: () => drifted }
+}
+
+/** `--keep-bodies`: the body files' directory beside the default store, in the user's state directory. */
+async function keepBodies(ctx: CommandContext): Promise<(hash: string, text: string) => Promise<void>> {
+  const dir = join(dirname(defaultStatePath({ env: ctx.io.env })), 'bodies')
+  ctx.io.stderr.write(
+    `sysprompt: keeping message texts, masked, in ${dir} (mode 0600; never in a shared store)\n`,
+  )
+  return bodyKeeper(dir)
 }
 
 /** The per-user secret of the keyed hashes: the key of the user's cache directory (made there, mode 0600, when missing). */

@@ -76,6 +76,7 @@ export function parseAnthropicRequest(
     return failure('`system` is a string or a list of blocks')
 
   const messageHashes: string[] = []
+  const messageBodies: string[] = []
   let firstUser: string | undefined
   let injectedText = ''
   for (const [i, message] of messages.entries()) {
@@ -95,11 +96,13 @@ export function parseAnthropicRequest(
       }
       if (rest !== undefined) {
         messageHashes.push(elementHash(rest))
+        messageBodies.push(JSON.stringify(rest))
         firstUser = elementHash(rest)
       }
       continue
     }
     messageHashes.push(elementHash(message))
+    messageBodies.push(JSON.stringify(message))
     if (firstUser === undefined && message.role === 'user') firstUser = elementHash(content)
   }
   // Automatic caching: one top-level `cache_control` places the mark at the last block.
@@ -122,6 +125,7 @@ export function parseAnthropicRequest(
     parts,
     marks,
     messageHashes,
+    messageBodies,
     identity: dropUndefined(identity),
     conversation: conversationOf(identity),
     ...optional('workingDirectory', findWorkingDirectory([...systemTexts, injectedText])),

@@ -94,13 +94,16 @@ export function parseGeminiRequest(
   const injectedText = injected.map((p) => (p as JsonObject).text as string).join('\n')
   if (injected.length > 0) parts.push(makePart('message:1', 'injected', injected, injectedText))
   const messageHashes: string[] = []
+  const messageBodies: string[] = []
   let firstUser: string | undefined
   if (rest !== undefined) {
     messageHashes.push(elementHash(rest))
+    messageBodies.push(JSON.stringify(rest))
     firstUser = elementHash(rest)
   }
   for (const content of contents.slice(next) as JsonObject[]) {
     messageHashes.push(elementHash(content))
+    messageBodies.push(JSON.stringify(content))
     if (firstUser === undefined && content.role === 'user') firstUser = elementHash(content.parts)
   }
   const identity = { firstUserMessageHash: firstUser }
@@ -112,6 +115,7 @@ export function parseGeminiRequest(
     parts,
     marks: [],
     messageHashes,
+    messageBodies,
     identity: dropUndefined(identity),
     conversation: conversationOf(identity),
     ...optional('workingDirectory', findWorkingDirectory([injectedText, ...systemTexts])),

@@ -72,10 +72,12 @@ export function parseChatRequest(
     }
   }
   const messageHashes: string[] = []
+  const messageBodies: string[] = []
   let firstUser: string | undefined
   // Later messages are numbered from 1 after the leading instructions.
   messages.slice(at).forEach((message: JsonObject, i) => {
     messageHashes.push(elementHash(message))
+    messageBodies.push(JSON.stringify(message))
     markAll(message, `message:${i + 1}`)
     if (firstUser === undefined && message.role === 'user') firstUser = elementHash(message.content)
   })
@@ -88,6 +90,7 @@ export function parseChatRequest(
     marks,
     ...optional('promptCacheKey', stringAt(body, 'prompt_cache_key')),
     messageHashes,
+    messageBodies,
     identity: dropUndefined(identity),
     conversation: conversationOf(identity),
     ...optional(

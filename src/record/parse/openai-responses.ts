@@ -69,14 +69,17 @@ export function parseResponsesRequest(
   if (injected.length > 0) parts.push(makePart('message:1', 'injected', injected, injectedText))
 
   const messageHashes: string[] = []
+  const messageBodies: string[] = []
   let firstUser: string | undefined
   if (rest !== undefined) {
     messageHashes.push(elementHash(rest))
+    messageBodies.push(JSON.stringify(rest))
     firstUser = elementHash(rest)
   }
   for (const item of input.slice(next)) {
     if (!isObject(item)) return failure('each `input` item is an object')
     messageHashes.push(elementHash(item))
+    messageBodies.push(JSON.stringify(item))
     if (firstUser === undefined && item.role === 'user') firstUser = elementHash(item.content)
   }
   const identity = { sessionId: header(headers, 'session_id'), firstUserMessageHash: firstUser }
@@ -89,6 +92,7 @@ export function parseResponsesRequest(
     marks: [],
     ...optional('promptCacheKey', stringAt(body, 'prompt_cache_key')),
     messageHashes,
+    messageBodies,
     identity: dropUndefined(identity),
     conversation: conversationOf(identity),
     ...optional('workingDirectory', findWorkingDirectory([injectedText, ...systemTexts])),

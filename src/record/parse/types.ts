@@ -55,6 +55,8 @@ export interface ParsedRequest {
   promptCacheKey?: string
   /** `sha256:` of each message after the injected part, in order (the rest of the first user message first). */
   messageHashes: string[]
+  /** Each of those messages as JSON, in the same order: stored (masked) only with `--keep-bodies`. */
+  messageBodies: string[]
   identity: ConversationIdentity
   /** The conversation key: session id (`/` agent id), else the user id hash, else the first user message's hash. */
   conversation: string
