@@ -113,6 +113,18 @@ describe('sysprompt record -- COMMAND', () => {
       } finally {
         await opened.close()
       }
+      // The ledger commands read a recording as they read any session.
+      const session = /sessions: (rec-\S+)/.exec(result.stderr)![1]!
+      const history = await cli(['sessions', 'history', session, '--store', `sqlite:${store}`], {
+        env: env(),
+      })
+      expect(history.code, history.stderr).toBe(0)
+      expect(history.stdout).toContain('recorded')
+      const usage = await cli(['sessions', 'usage', session, '--json', '--store', `sqlite:${store}`], {
+        env: env(),
+      })
+      expect(usage.code, usage.stderr).toBe(0)
+      expect(JSON.parse(usage.stdout).outcomes).toHaveLength(1)
       const bytes = await readFile(store)
       expect(bytes.includes('CREDENTIALxCREDENTIAL')).toBe(false)
     },
