@@ -1,22 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { isLoopbackHost, loopbackRequestProblem } from '../shared/loopback.js'
 import { ApiError } from './errors.js'
+
+export { isLoopbackHost }
 
 /** Request bodies over this many bytes are refused with 413 (SPEC §10). */
 export const MAX_BODY_BYTES = 1024 * 1024
 /** URLs (path and query) over this many characters are refused with 414. */
 export const MAX_URL_CHARS = 8192
-
-/** Whether `host` (a bind address or a Host header's name) is loopback: `127.0.0.0/8`, `::1`, `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
-  if (name === 'localhost' || name === '::1') return true
-  const octets = name.split('.')
-  return (
-    octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
-  )
-}
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
 
@@ -47,11 +40,6 @@ export interface BoundAddress {
   port: number | undefined
 }
 
-function hostOf(value: string): { name: string; port: string | undefined } | undefined {
-  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value)
-  return m === null ? undefined : { name: m[1]!.toLowerCase(), port: m[2] }
-}
-
 /**
  * Stops DNS rebinding on loopback without a token: the `Host` header must
  * name a loopback host and the bound port, and an `Origin`, when sent,
@@ -59,20 +47,12 @@ function hostOf(value: string): { name: string; port: string | undefined } | und
  * resolves its name to 127.0.0.1 sends its own name, and is refused.
  */
 export function checkLoopbackHost(bound: BoundAddress): MiddlewareHandler {
-  const ok = (value: string | undefined) => {
-    if (value === undefined) return false
-    const parsed = hostOf(value)
-    if (parsed === undefined || !isLoopbackHost(parsed.name)) return false
-    return bound.port === undefined || parsed.port === String(bound.port)
-  }
   return async (c, next) => {
-    if (!ok(c.req.header('host'))) {
+    const problem = loopbackRequestProblem(c.req.header('host'), c.req.header('origin'), bound.port)
+    if (problem === 'forbidden-host')
       throw new ApiError(403, 'forbidden-host', 'the Host header must name this loopback address and port')
-    }
-    const origin = c.req.header('origin')
-    if (origin !== undefined && !(origin.startsWith('http://') && ok(origin.slice('http://'.length)))) {
+    if (problem === 'forbidden-origin')
       throw new ApiError(403, 'forbidden-origin', 'requests from another origin are refused')
-    }
     await next()
   }
 }

@@ -10,12 +10,29 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EnvHttpProxyAgent } from 'undici'
 import { type WebSocket, WebSocketServer } from 'ws'
+import { loopbackRequestProblem } from '../../shared/loopback.js'
 import { captureBody } from './body-copy.js'
 import type { RelayEvent } from './events.js'
 import { type PendingExchange, relayHttp } from './http-relay.js'
 import { RecordQueue } from './record-queue.js'
 import { resolveUpstreams, type UpstreamOptions } from './upstreams.js'
 import { chosenProtocol, relayUpgrade, wsAgents } from './ws-relay.js'
+
+const REFUSED = {
+  'forbidden-host':
+    'the relay of sysprompt record answers only requests whose Host names its loopback address and port',
+  'forbidden-origin': 'the relay of sysprompt record refuses requests from a web page',
+} as const
+
+/**
+ * Why a request may not go through the relay: a web page can reach a
+ * loopback port through DNS rebinding, with its own name in `Host` and its
+ * origin in `Origin`; harnesses send neither.
+ */
+function refusal(req: IncomingMessage, port: number | undefined): keyof typeof REFUSED | undefined {
+  const origin = req.headers.origin
+  return loopbackRequestProblem(req.headers.host, Array.isArray(origin) ? origin[0] : origin, port)
+}
 
 /** How a relay starts. */
 export interface RelayOptions {
@@ -114,7 +131,16 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const record = (item: Queued) => void queue.push(item)
 
   const httpContext = { upstreams, dispatcher, nextId, now, record }
-  const server = createServer({ requestTimeout: 0 }, (req, res) => void relayHttp(httpContext, req, res))
+  // The port, once listening: a request must name it (with a loopback host) in its Host header.
+  const bound: { port?: number } = {}
+  const server = createServer({ requestTimeout: 0 }, (req, res) => {
+    const problem = refusal(req, bound.port)
+    if (problem === undefined) void relayHttp(httpContext, req, res)
+    else {
+      res.writeHead(403, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: { type: problem, message: REFUSED[problem] } }))
+    }
+  })
   const sockets = new WebSocketServer({
     noServer: true,
     maxPayload: 0,
@@ -130,9 +156,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     record: (event: RelayEvent) => record({ event } as Queued),
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   }
-  server.on('upgrade', (req, socket, head) => relayUpgrade(wsContext, sockets, req, socket, head))
+  server.on('upgrade', (req, socket, head) => {
+    if (refusal(req, bound.port) === undefined) relayUpgrade(wsContext, sockets, req, socket, head)
+    else socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+  })
 
   const address = await listen(server, options.port ?? 0)
+  bound.port = address.port
   return {
     url: `http://127.0.0.1:${address.port}`,
     port: address.port,
