@@ -160,6 +160,12 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
       if (raw.prune === true) return prune(ctx, raw)
       const maxBytes = sizeOption(raw.maxSize)
       const listen = raw.listen !== undefined
+      // Signals and the terminal's process group work as record relies on them on Linux and macOS only.
+      if (!listen && process.platform === 'win32')
+        throw new UsageError(
+          'record -- COMMAND runs on Linux and macOS',
+          'on Windows use sysprompt record --listen',
+        )
       if (!listen && command.length === 0)
         throw new UsageError(
           'record needs a command to run',
