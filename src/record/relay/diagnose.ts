@@ -18,7 +18,7 @@ import type { TrafficEndpoint } from '../../compile/call-record.js'
 import { parseJsonText } from '../parse/body.js'
 import { parseRequest, parseResponse } from '../parse/index.js'
 import type { RequestHeaders } from '../parse/types.js'
-import { BODY_CAP, type BodyCopy, captureBody } from './body-copy.js'
+import { type BodyCopy, captureBody } from './body-copy.js'
 import type { HeaderPair } from './headers.js'
 
 /** The `anthropic-beta` value that turns on Anthropic's cache diagnostics. */
@@ -226,7 +226,7 @@ export async function prepareDiagnosed(
     chunks.push(next.value)
     copy.add(next.value)
     size += next.value.byteLength
-    if (size > BODY_CAP) {
+    if (size > copy.cap) {
       const rest = { [Symbol.asyncIterator]: () => source }
       return {
         headers: [...pairs],
