@@ -3,6 +3,9 @@
  * sent (body bytes untouched, compressed or not), the response streamed
  * back chunk by chunk as it arrives, and, for recorded endpoints, a bounded
  * copy of both bodies handed to the record queue once the exchange ends.
+ * Under `--diagnose` (diagnose.ts) an Anthropic Messages or OpenAI
+ * Responses request is read whole and rewritten before it is forwarded;
+ * its response still streams as it arrives.
  */
 import { once } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -10,10 +13,12 @@ import type { Readable } from 'node:stream'
 import type { Dispatcher } from 'undici'
 import type { UsageProvider } from '../../compile/types.js'
 import { BodyCopy } from './body-copy.js'
+import { isDiagnosed, type PreviousResponses, prepareDiagnosed, responseId } from './diagnose.js'
 import { routeOf } from './endpoints.js'
 import type { HttpExchange } from './events.js'
 import {
   flatten,
+  type HeaderPair,
   pairsOfObject,
   pairsOfRaw,
   recordedHeaders,
@@ -42,6 +47,8 @@ export interface HttpRelayContext {
   now(): number
   /** Hands a finished exchange to the record queue; never waits. */
   record(pending: PendingExchange): void
+  /** Set under `--diagnose`: the previous response of each conversation, which diagnosed requests name. */
+  previousResponses?: PreviousResponses
 }
 
 // `host` names the relay, not the upstream (undici sets it from the origin);
@@ -87,6 +94,9 @@ export async function relayHttp(
   const requestCopy = recorded ? new BodyCopy() : undefined
   const responseCopy = recorded ? new BodyCopy() : undefined
   const requestPairs = pairsOfRaw(req.rawHeaders)
+  const endpoint = route.endpoint
+  const previous = ctx.previousResponses
+  const diagnosing = previous !== undefined && isDiagnosed(endpoint) && req.method === 'POST' && hasBody(req)
 
   // A client that leaves before the response ends aborts the upstream request.
   const abort = new AbortController()
@@ -109,15 +119,31 @@ export async function relayHttp(
     endedAt: startedAt,
   }
   let responseEncoding: string | undefined
+  const requestEncoding = headerValue(req.headers['content-encoding'])
 
   try {
+    let headers: HeaderPair[] = withoutHopByHop(requestPairs, NOT_FORWARDED)
+    let body: Buffer | AsyncIterable<Buffer> | null = null
+    let conversation: string | undefined
+    if (diagnosing && requestCopy !== undefined) {
+      const forward = await prepareDiagnosed(
+        endpoint,
+        (req as AsyncIterable<Buffer>)[Symbol.asyncIterator](),
+        requestCopy,
+        requestEncoding,
+        headers,
+        req.headers,
+        previous,
+      )
+      ;({ body, headers, conversation } = forward)
+    } else if (hasBody(req)) body = teeBody(req, requestCopy)
     const response = await ctx.dispatcher.request({
       origin: upstream.origin,
       path: upstreamPath(upstream, pathAndQuery),
       method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-      headers: flatten(withoutHopByHop(requestPairs, NOT_FORWARDED)),
+      headers: flatten(headers),
       // undici takes an async iterable body (its types list only streams and buffers).
-      body: hasBody(req) ? (teeBody(req, requestCopy) as unknown as Readable) : null,
+      body: body as unknown as Readable | Buffer | null,
       signal: abort.signal,
     })
     event.firstByteAt = ctx.now()
@@ -133,6 +159,9 @@ export async function relayHttp(
         responseCopy?.add(chunk)
         await write(res, chunk, abort.signal)
       }
+      // Stored before the client sees the end, so the conversation's next request finds it.
+      if (diagnosing && conversation !== undefined && responseCopy !== undefined && response.statusCode < 300)
+        previous.set(conversation, responseId(endpoint, responseCopy, responseEncoding, event.streamed))
       res.end()
     } catch (error) {
       // Mid-body: the status is sent, so the client sees the stream cut.
@@ -158,7 +187,7 @@ export async function relayHttp(
       : {
           bodies: {
             request: requestCopy,
-            requestEncoding: headerValue(req.headers['content-encoding']),
+            requestEncoding,
             response: responseCopy,
             responseEncoding,
           },

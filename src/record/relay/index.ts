@@ -4,6 +4,7 @@
  */
 
 export { BODY_CAP } from './body-copy.js'
+export { DIAGNOSED_CONVERSATIONS, DIAGNOSIS_BETA } from './diagnose.js'
 export { endpointOf, type RouteMatch, routeOf } from './endpoints.js'
 export type { CapturedBody, HttpExchange, RelayEvent, WsClose, WsFrame, WsOpen } from './events.js'
 export { CREDENTIAL_HEADERS, HOP_BY_HOP } from './headers.js'

@@ -12,6 +12,7 @@ import { EnvHttpProxyAgent } from 'undici'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { loopbackRequestProblem } from '../../shared/loopback.js'
 import { captureBody } from './body-copy.js'
+import { PreviousResponses } from './diagnose.js'
 import type { RelayEvent } from './events.js'
 import { type PendingExchange, relayHttp } from './http-relay.js'
 import { RecordQueue } from './record-queue.js'
@@ -56,6 +57,16 @@ export interface RelayOptions {
   ca?: string | Buffer | Array<string | Buffer>
   /** The clock of the recorded times (milliseconds since the epoch). Default `Date.now`. */
   now?: () => number
+  /**
+   * Asks the providers to explain their cache misses (`--diagnose`): each
+   * Anthropic Messages request gets the `cache-diagnosis-2026-04-07` beta
+   * and `diagnostics.previous_message_id`, each OpenAI Responses request
+   * `prompt_cache_options.comparison_response_id`, naming the previous
+   * response of its conversation. The only rewrite the relay ever makes;
+   * such a request is read whole before it is forwarded. Default off: every
+   * request is forwarded byte for byte.
+   */
+  diagnose?: boolean
 }
 
 /** A running relay. */
@@ -130,7 +141,14 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const open = new Set<WebSocket>()
   const record = (item: Queued) => void queue.push(item)
 
-  const httpContext = { upstreams, dispatcher, nextId, now, record }
+  const httpContext = {
+    upstreams,
+    dispatcher,
+    nextId,
+    now,
+    record,
+    ...(options.diagnose === true ? { previousResponses: new PreviousResponses() } : {}),
+  }
   // The port, once listening: a request must name it (with a loopback host) in its Host header.
   const bound: { port?: number } = {}
   const server = createServer({ requestTimeout: 0 }, (req, res) => {
