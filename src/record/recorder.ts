@@ -7,6 +7,7 @@ import type { ParsedRequest } from './parse/types.js'
 import { prefixPrompt, prefixVersion } from './prefix-version.js'
 import type { HttpExchange, RelayEvent } from './relay/events.js'
 import { joinThread, type Thread } from './threads.js'
+import { createWsTurns } from './ws-turns.js'
 
 export interface RecorderOptions {
   store: PromptStore
@@ -99,6 +100,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     sessions: [],
   }
   let askedVersion: Promise<string | undefined> | undefined
+  const wsTurns = createWsTurns()
 
   const warn = (message: string): void => {
     if (warned.has(message)) return
@@ -113,23 +115,38 @@ export function createRecorder(options: RecorderOptions): Recorder {
     return askedVersion
   }
 
-  /** The thread the request joins, a new one (and its session) when none fits; the version its prefix is. */
-  async function place(request: ParsedRequest): Promise<{ thread: Thread; version: number }> {
+  /**
+   * The thread the request joins, a new one (and its session) when none fits; the version its prefix is.
+   * A `partial` request (a WebSocket chain joined midway) makes no version: it takes its thread's
+   * current one and leaves the thread's latest prefix as it was (its own prefix is not the whole one).
+   */
+  async function place(
+    request: ParsedRequest,
+    partial: boolean,
+  ): Promise<{ thread: Thread; version: number }> {
     const threads = conversations.get(request.conversation) ?? []
     conversations.set(request.conversation, threads)
+    const keys = request.parts.map((p) => ({ kind: p.kind, hash: p.hash }))
+    const thread = joinThread(threads, keys)
+    if (partial && thread !== undefined) return { thread, version: thread.version }
     const prefix = prefixHash(request.parts)
     const masked = await Promise.all(
       request.parts.map(async (p) => ({ section: p.section, text: await options.mask(p.text) })),
     )
     const compiled = prefixPrompt(masked, options.count, options.tokenizer)
-    const keys = request.parts.map((p) => ({ kind: p.kind, hash: p.hash }))
-    const thread = joinThread(threads, keys)
     const at = now()
     if (thread === undefined) {
       const session = `rec-${options.harness}-${stamp(at)}-${random()}`
       const record = await options.store.createSession(
         session,
-        prefixVersion(compiled, 1, prefix, at, 'recorded'),
+        // A chain joined midway with no thread yet still needs a session: its first version is what it sent.
+        prefixVersion(
+          compiled,
+          1,
+          prefix,
+          at,
+          partial ? 'recorded (partial: a WebSocket chain joined midway)' : 'recorded',
+        ),
         {
           kind: 'recording',
         },
@@ -153,7 +170,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
     return { thread, version: thread.version }
   }
 
-  async function handleHttp(event: HttpExchange): Promise<void> {
+  /** Records an HTTP exchange, or a WebSocket turn rebuilt as one (`partial`: a chain joined midway). */
+  async function handleHttp(event: HttpExchange, partial = false): Promise<void> {
     if (event.endpoint === undefined) return
     // count_tokens answers feed calibration (the `why` issue), not the threads of a conversation.
     if (event.endpoint === 'anthropic.count_tokens') return
@@ -175,7 +193,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         ? parseResponse(event.endpoint, event.responseBody.bytes, { streamed: event.streamed })
         : undefined
     const response = answer?.ok === true ? answer : undefined
-    const { thread, version } = await place(request)
+    const { thread, version } = await place(request, partial)
     const harnessVersion = await versionOf(event)
     const call: Omit<CallRecord, 'call'> = {
       session: thread.session,
@@ -198,16 +216,19 @@ export function createRecorder(options: RecorderOptions): Recorder {
       messageHashes: request.messageHashes,
       ...(response?.usage !== undefined && { usage: response.usage }),
       ...(response?.diagnostics !== undefined && { diagnostics: response.diagnostics }),
+      ...(partial && { partial: true }),
     }
     const stored = await options.store.recordCall(call)
     summary.recorded++
-    if (response?.usage !== undefined) count(thread, stored, response.usage)
+    if (response?.usage !== undefined) count(thread, stored, response.usage, partial)
   }
 
-  function count(thread: Thread, call: CallRecord, usage: RecordedUsage): void {
+  function count(thread: Thread, call: CallRecord, usage: RecordedUsage, partial: boolean): void {
     summary.cacheRead += usage.cacheReadTokens
     summary.cacheWrite += usage.cacheWriteTokens
     summary.uncached += Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens)
+    // A partial call has no `why`: its prefix is not known whole, so it is neither judged colder nor a baseline.
+    if (partial) return
     if (thread.previous !== undefined) {
       const w = warmth(call.provider, thread.previous.usage, usage)
       if (w.colder)
@@ -224,9 +245,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
   return {
     async handle(event) {
-      if (event.kind === 'http') await handleHttp(event)
-      // WebSocket turns are rebuilt from their frames by a later step; their frames are relayed, not yet recorded.
-      else if (event.kind === 'ws-open') warn('WebSocket turns are relayed but not recorded yet')
+      if (event.kind === 'http') return handleHttp(event)
+      if (event.kind === 'ws-open') return wsTurns.open(event)
+      // WebSocket turns are rebuilt into the exchanges an HTTP request would have made (ws-turns.ts).
+      const finished = event.kind === 'ws' ? wsTurns.frame(event) : wsTurns.close(event)
+      for (const turn of finished) await handleHttp(turn.exchange, turn.partial)
     },
     summary: () => ({ ...summary, colder: [...summary.colder], sessions: [...summary.sessions] }),
   }
