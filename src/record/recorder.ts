@@ -9,6 +9,7 @@ import type { ParsedRequest } from './parse/types.js'
 import { prefixPrompt, prefixVersion } from './prefix-version.js'
 import type { HttpExchange, RelayEvent } from './relay/events.js'
 import { joinThread, type Thread } from './threads.js'
+import { createWsTurns } from './ws-turns.js'
 
 export interface RecorderOptions {
   store: PromptStore
@@ -120,6 +121,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     sessions: [],
   }
   let askedVersion: Promise<string | undefined> | undefined
+  const wsTurns = createWsTurns()
 
   const warn = (message: string): void => {
     if (warned.has(message)) return
@@ -134,23 +136,39 @@ export function createRecorder(options: RecorderOptions): Recorder {
     return askedVersion
   }
 
-  /** The thread the request joins, a new one (and its session) when none fits; the version its prefix is. */
-  async function place(request: ParsedRequest): Promise<{ thread: Thread; version: number; tokens: number }> {
+  /**
+   * The thread the request joins, a new one (and its session) when none fits; the version its prefix is.
+   * A `partial` request (a WebSocket chain joined midway) makes no version: it takes its thread's
+   * current one and leaves the thread's latest prefix as it was (its own prefix is not the whole one).
+   */
+  async function place(
+    request: ParsedRequest,
+    partial: boolean,
+  ): Promise<{ thread: Thread; version: number; tokens: number }> {
     const threads = conversations.get(request.conversation) ?? []
     conversations.set(request.conversation, threads)
+    const keys = request.parts.map((p) => ({ kind: p.kind, hash: p.hash }))
+    const thread = joinThread(threads, keys)
     const prefix = prefixHash(request.parts)
     const masked = await Promise.all(
       request.parts.map(async (p) => ({ section: p.section, text: await options.mask(p.text) })),
     )
     const compiled = prefixPrompt(masked, options.count, options.tokenizer)
-    const keys = request.parts.map((p) => ({ kind: p.kind, hash: p.hash }))
-    const thread = joinThread(threads, keys)
+    const tokens = compiled.tokens
+    if (partial && thread !== undefined) return { thread, version: thread.version, tokens }
     const at = now()
     if (thread === undefined) {
       const session = `rec-${options.harness}-${stamp(at)}-${random()}`
       const record = await options.store.createSession(
         session,
-        prefixVersion(compiled, 1, prefix, at, 'recorded'),
+        // A chain joined midway with no thread yet still needs a session: its first version is what it sent.
+        prefixVersion(
+          compiled,
+          1,
+          prefix,
+          at,
+          partial ? 'recorded (partial: a WebSocket chain joined midway)' : 'recorded',
+        ),
         {
           kind: 'recording',
         },
@@ -158,23 +176,24 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const made: Thread = { session, latest: keys, version: 1, versionHash: record.current.hash }
       threads.push(made)
       summary.sessions.push(session)
-      return { thread: made, version: 1, tokens: compiled.tokens }
+      return { thread: made, version: 1, tokens }
     }
     const same =
       thread.latest.length === keys.length && thread.latest.every((k, i) => k.hash === keys[i]!.hash)
-    if (same) return { thread, version: thread.version, tokens: compiled.tokens }
+    if (same) return { thread, version: thread.version, tokens }
     const seen = await options.store.findVersionByPrefix(thread.session, prefix)
     const changed = firstChange(thread.latest, keys, request)
     thread.latest = keys
-    if (seen !== undefined) return { thread, version: seen, tokens: compiled.tokens }
+    if (seen !== undefined) return { thread, version: seen, tokens }
     const next = prefixVersion(compiled, thread.version + 1, prefix, at, changed)
     const record = await options.store.appendVersion(thread.session, next, thread.versionHash)
     thread.version = record.current.version
     thread.versionHash = record.current.hash
-    return { thread, version: thread.version, tokens: compiled.tokens }
+    return { thread, version: thread.version, tokens }
   }
 
-  async function handleHttp(event: HttpExchange): Promise<void> {
+  /** Records an HTTP exchange, or a WebSocket turn rebuilt as one (`partial`: a chain joined midway). */
+  async function handleHttp(event: HttpExchange, partial = false): Promise<void> {
     if (event.endpoint === undefined) return
     // count_tokens answers feed calibration (the `why` issue), not the threads of a conversation.
     if (event.endpoint === 'anthropic.count_tokens') return
@@ -196,7 +215,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         ? parseResponse(event.endpoint, event.responseBody.bytes, { streamed: event.streamed })
         : undefined
     const response = answer?.ok === true ? answer : undefined
-    const { thread, version, tokens } = await place(request)
+    const { thread, version, tokens } = await place(request, partial)
     const harnessVersion = await versionOf(event)
     await driftOnce(request, harnessVersion)
     const call: Omit<CallRecord, 'call'> = {
@@ -220,13 +239,14 @@ export function createRecorder(options: RecorderOptions): Recorder {
       messageHashes: request.messageHashes,
       ...(response?.usage !== undefined && { usage: response.usage }),
       ...(response?.diagnostics !== undefined && { diagnostics: response.diagnostics }),
+      ...(partial && { partial: true }),
     }
     const stored = await options.store.recordCall(call)
     if (options.keepBody !== undefined)
       for (const [i, hash] of request.messageHashes.entries())
         await options.keepBody(hash, await options.mask(request.messageBodies[i] ?? ''))
     summary.recorded++
-    if (response?.usage !== undefined) await count(thread, stored, response.usage, tokens)
+    if (response?.usage !== undefined) await count(thread, stored, response.usage, tokens, partial)
   }
 
   async function driftOnce(request: ParsedRequest, harnessVersion: string | undefined): Promise<void> {
@@ -255,12 +275,14 @@ export function createRecorder(options: RecorderOptions): Recorder {
     call: CallRecord,
     usage: RecordedUsage,
     prefixTokens: number,
+    partial: boolean,
   ): Promise<void> {
     summary.cacheRead += usage.cacheReadTokens
     summary.cacheWrite += usage.cacheWriteTokens
     summary.uncached += Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens)
     let why: string | undefined
-    if (thread.previous !== undefined) {
+    // A partial call (a WebSocket chain joined midway) is neither judged colder nor a baseline: its prefix is not known whole.
+    if (!partial && thread.previous !== undefined) {
       const w = warmth(call.provider, thread.previous.usage, usage)
       if (w.colder) {
         summary.colder.push({
@@ -273,7 +295,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         why = `call ${call.call} read ${w.read} of the ${w.reusable} tokens call ${thread.previous.call} made reusable`
       }
     }
-    thread.previous = { call: call.call, usage }
+    if (!partial) thread.previous = { call: call.call, usage }
     const minimum = cacheMinimum(call.provider, call.model).minTokens
     const normalised = {
       inputTokens: usage.inputTokens,
@@ -293,9 +315,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
   return {
     async handle(event) {
-      if (event.kind === 'http') await handleHttp(event)
-      // WebSocket turns are rebuilt from their frames by a later step; their frames are relayed, not yet recorded.
-      else if (event.kind === 'ws-open') warn('WebSocket turns are relayed but not recorded yet')
+      if (event.kind === 'http') return handleHttp(event)
+      if (event.kind === 'ws-open') return wsTurns.open(event)
+      // WebSocket turns are rebuilt into the exchanges an HTTP request would have made (ws-turns.ts).
+      const finished = event.kind === 'ws' ? wsTurns.frame(event) : wsTurns.close(event)
+      for (const turn of finished) await handleHttp(turn.exchange, turn.partial)
     },
     summary: () => ({ ...summary, colder: [...summary.colder], sessions: [...summary.sessions] }),
   }

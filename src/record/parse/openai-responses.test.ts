@@ -55,6 +55,9 @@ describe('OpenAI Responses requests', () => {
     expect(parsed.promptCacheKey).toBe('conv-42')
     expect(parsed.workingDirectory).toBe('/home/u/ruff')
     expect(parsed.conversation).toBe('codex-s')
+    // Codex 0.171 spells the header `session-id`.
+    const hyphen = parseRequest('openai.responses', JSON.stringify(codexBody()), { 'session-id': 'codex-h' })
+    expect(hyphen.ok && hyphen.conversation).toBe('codex-h')
     expect(parsed.marks).toEqual([])
     expect(parsed.streamed).toBe(true)
     expect(parsed.messageHashes).toHaveLength(2)

@@ -8,7 +8,7 @@
  * user's prompt, the AGENTS.md files as a text starting `# AGENTS.md
  * instructions for <dir>` (older releases: `<user_instructions>`) and an
  * `<environment_context>` text holding `<cwd>`: those texts are the
- * `message:1` part. It names its session in a `session_id` header.
+ * `message:1` part. It names its session in a `session-id` header (`session_id` before 0.171).
  */
 import type { TrafficEndpoint } from '../../compile/call-record.js'
 import { failure, parseJsonText } from './body.js'
@@ -82,7 +82,8 @@ export function parseResponsesRequest(
     messageBodies.push(JSON.stringify(item))
     if (firstUser === undefined && item.role === 'user') firstUser = elementHash(item.content)
   }
-  const identity = { sessionId: header(headers, 'session_id'), firstUserMessageHash: firstUser }
+  const sessionId = header(headers, 'session-id') ?? header(headers, 'session_id')
+  const identity = { sessionId, firstUserMessageHash: firstUser }
   const systemTexts = parts.filter((p) => p.kind === 'system').map((p) => p.text)
   return {
     ok: true,

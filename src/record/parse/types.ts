@@ -33,7 +33,7 @@ export interface ParsedPart {
 
 /** What names the conversation a request belongs to, as the harness sends it. */
 export interface ConversationIdentity {
-  /** Claude Code `x-claude-code-session-id`; Codex `session_id`. */
+  /** Claude Code `x-claude-code-session-id`; Codex `session-id` (`session_id` before 0.171). */
   sessionId?: string
   /** Claude Code `x-claude-code-agent-id` (a sub-agent). */
   agentId?: string
