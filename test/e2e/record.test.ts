@@ -173,6 +173,14 @@ describe('sysprompt record -- COMMAND', () => {
     expect(changed.stderr).toContain(`differs at ${join(root, 'CLAUDE.md')}:4`)
   })
 
+  it('--diagnose says at start what it adds to requests, and the traffic goes through', async () => {
+    const { result, seen } = await record('claude', {}, [], ['--diagnose'])
+    expect(result.code, result.stderr).toBe(3)
+    expect(seen.status).toBe(200)
+    expect(result.stderr).toContain('--diagnose: Anthropic requests get the cache-diagnosis-2026-04-07 beta')
+    expect(result.stderr).toMatch(/1 requests \(1 recorded\)/)
+  })
+
   it('past --max-size recording stops with one warning, and the traffic still flows', async () => {
     const { result, seen } = await record('claude', {}, [], ['--max-size', '1'])
     expect(result.code).toBe(3)

@@ -16,7 +16,13 @@ import {
   recogniseHarness,
 } from '../../record/pointing.js'
 import { createRecorder, type DriftRequest, type RecordSummary } from '../../record/recorder.js'
-import { type Relay, type RelayEvent, startRelay, UpstreamUrlError } from '../../record/relay/index.js'
+import {
+  DIAGNOSIS_BETA,
+  type Relay,
+  type RelayEvent,
+  startRelay,
+  UpstreamUrlError,
+} from '../../record/relay/index.js'
 import { askVersion, runCommand } from '../../record/run-command.js'
 import { defaultStatePath, openStore, type PersistentPromptStore } from '../../store/index.js'
 import { type CommandContext, examples } from '../command.js'
@@ -132,6 +138,10 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
       "exit 1 when what the harness sent differs from sysprompt's view of it (a CI job following harness releases)",
     )
     .option(
+      '--diagnose',
+      "ask the provider to explain its own cache misses: adds Anthropic's cache-diagnosis beta and the previous message id, OpenAI's comparison response id (the one change record makes to a request)",
+    )
+    .option(
       '--keep-bodies',
       "also keep each message's text (your own prompts included), masked, in the user's state directory",
     )
@@ -206,6 +216,7 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
             if (!(await capped())) await recorder.handle(event)
           },
           ctx,
+          raw.diagnose === true,
         )
         const pointing =
           probe === undefined ? undefined : tryPoint(harness as RecordHarness, command, ctx, at, relay.url)
@@ -258,11 +269,17 @@ async function relayFor(
   upstreams: Record<string, string>,
   onExchange: (event: RelayEvent) => Promise<void>,
   ctx: CommandContext,
+  diagnose: boolean,
 ): Promise<Relay> {
+  if (diagnose)
+    ctx.io.stderr.write(
+      `sysprompt: --diagnose: Anthropic requests get the ${DIAGNOSIS_BETA} beta and the previous message id, OpenAI Responses requests the comparison response id, so the provider explains its own misses\n`,
+    )
   try {
     return await startRelay({
       port,
       upstreams,
+      diagnose,
       onExchange,
       onWarning: (m) => ctx.io.stderr.write(`sysprompt: warning: ${m}\n`),
     })
