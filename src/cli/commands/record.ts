@@ -1,7 +1,5 @@
 import { dirname, join } from 'node:path'
 import type { Command } from 'commander'
-import { groupDigits } from '../../compile/numbers.js'
-import type { UsageProvider } from '../../compile/types.js'
 import { userCacheDir } from '../../node/count-cache.js'
 import { prepareUserCache } from '../../node/user-cache.js'
 import { bodyKeeper } from '../../record/bodies.js'
@@ -15,7 +13,7 @@ import {
   RecordRefusal,
   recogniseHarness,
 } from '../../record/pointing.js'
-import { createRecorder, type DriftRequest, type RecordSummary } from '../../record/recorder.js'
+import { createRecorder, type DriftRequest } from '../../record/recorder.js'
 import {
   DIAGNOSIS_BETA,
   type Relay,
@@ -30,24 +28,7 @@ import { CliError, EXIT, UsageError } from '../errors.js'
 import { scanSecretsWithPreset } from '../lint/secrets.js'
 import type { RawOptions } from '../options.js'
 import { prune, sizeCapped, sizeOption } from './record-store.js'
-
-const PROVIDERS: readonly UsageProvider[] = ['anthropic', 'openai', 'gemini']
-
-/** `--upstream URL` (every provider) and `--upstream PROVIDER=URL` (one), later ones winning. */
-export function upstreamOptions(values: readonly string[]): Partial<Record<UsageProvider, string>> {
-  const out: Partial<Record<UsageProvider, string>> = {}
-  for (const value of values) {
-    const named = /^([a-z]+)=(.+)$/.exec(value)
-    if (named === null) for (const p of PROVIDERS) out[p] = value
-    else if ((PROVIDERS as readonly string[]).includes(named[1]!)) out[named[1] as UsageProvider] = named[2]!
-    else
-      throw new UsageError(
-        `--upstream ${value}: unknown provider ${named[1]}`,
-        'name anthropic, openai or gemini, or give a URL alone',
-      )
-  }
-  return out
-}
+import { listenHelp, summaryText, upstreamOptions } from './record-text.js'
 
 /** Masks every secret the lint rules find in `text` (the same rules `lint` reports), before it is stored. */
 async function mask(text: string): Promise<string> {
@@ -56,35 +37,6 @@ async function mask(text: string): Promise<string> {
   for (const secret of new Set(hits.map((h) => h.secret).filter((s) => s.length > 0)))
     out = out.split(secret).join(`[secret: ${secret.length} characters]`)
   return out
-}
-
-/** The summary at exit, on stderr: requests, tokens read from cache, written, uncached, the hit ratio, each colder call. */
-export function summaryText(summary: RecordSummary, dropped: number): string {
-  const input = summary.cacheRead + summary.cacheWrite + summary.uncached
-  const ratio = input === 0 ? '' : `; ${Math.round((100 * summary.cacheRead) / input)} % read from cache`
-  const lines = [
-    `sysprompt record: ${summary.requests} requests (${summary.recorded} recorded), tokens read from cache ${groupDigits(summary.cacheRead)}, written ${groupDigits(summary.cacheWrite)}, uncached ${groupDigits(summary.uncached)}${ratio}`,
-  ]
-  for (const c of summary.colder)
-    lines.push(
-      `  colder: ${c.session} call ${c.call} read ${groupDigits(c.read)} of ${groupDigits(c.reusable)} reusable tokens (${groupDigits(c.lost)} at full price)`,
-    )
-  if (dropped > 0) lines.push(`  ${dropped} requests went through unrecorded: the record queue was full`)
-  if (summary.sessions.length > 0) lines.push(`  sessions: ${summary.sessions.join(', ')}`)
-  return `${lines.join('\n')}\n`
-}
-
-/** What to set, per harness, to send its traffic through a proxy listening on `url` (`--listen`). */
-export function listenHelp(url: string): string {
-  return [
-    `listening on ${url}`,
-    `  Claude Code:  ANTHROPIC_BASE_URL=${url}`,
-    `  Gemini CLI:   GOOGLE_GEMINI_BASE_URL=${url}  (with GEMINI_API_KEY)`,
-    `  Codex:        codex -c model_provider=\\"sysprompt-record\\" -c model_providers.sysprompt-record.base_url=\\"${url}/v1\\" -c model_providers.sysprompt-record.wire_api=\\"responses\\" -c model_providers.sysprompt-record.env_key=\\"OPENAI_API_KEY\\"`,
-    `  opencode:     OPENCODE_CONFIG_CONTENT='{"provider":{"anthropic":{"options":{"baseURL":"${url}/v1"}}}}'`,
-    `  pi:           "baseUrl": "${url}/v1" in the provider of ~/.pi/agent/models.json`,
-    '',
-  ].join('\n')
 }
 
 function harnessOption(value: unknown): RecordHarness | 'auto' {
