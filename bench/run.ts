@@ -1,7 +1,7 @@
 /**
  * Benchmark entry point: `npm run bench` (`tsx bench/run.ts`).
  *
- * Options: `--quick` for a short smoke run; `--only=template|registry|scale|tokens|startup|store|adversarial`
+ * Options: `--quick` for a short smoke run; `--only=template|registry|scale|tokens|startup|store|adversarial|record`
  * (startup spawns the built CLI: `npm run build` first); `--clock=wall|cpu|auto`
  * (default auto: process CPU time when the load average exceeds the
  * cores, since wall time then measures the other tenants as much as the
@@ -14,6 +14,7 @@
  */
 import { runAdversarialBench } from './adversarial.js'
 import { type Clock, useClock } from './measure.js'
+import { runRecordBench } from './record.js'
 import { runRegistryBench } from './registry.js'
 import { runScaleBench } from './scale.js'
 import { runStartupBench } from './startup.js'
@@ -40,6 +41,7 @@ const BENCHES: { name: string; run: (options: { quick: boolean }) => Promise<voi
   { name: 'startup', run: (options) => runStartupBench(options) },
   { name: 'store', run: (options) => runStoreBench(options) },
   { name: 'adversarial', run: (options) => runAdversarialBench(options) },
+  { name: 'record', run: (options) => runRecordBench(options) },
 ]
 
 const started = performance.now()

@@ -122,6 +122,25 @@ describe('startRelay over HTTP', () => {
     expect(Buffer.from(exchange.responseBody!.bytes!).toString()).toBe(`${first}${rest}`)
   })
 
+  it('passes the status and headers on before the first body byte: the client sees them while the model thinks', async () => {
+    const clientGotHeaders = signal()
+    mock.handler = async (_request, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-thinking': 'yes' })
+      res.flushHeaders()
+      await clientGotHeaders.promise
+      res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n')
+    }
+    const response = await request(`${rec.relay.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'anthropic-version': '2023-06-01' },
+      body: '{"stream":true}',
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['x-thinking']).toBe('yes')
+    clientGotHeaders.resolve()
+    expect(await response.body.text()).toContain('message_stop')
+  })
+
   it('passes a gzip-encoded response through as sent and records it decoded', async () => {
     const json = '{"id":"resp_1","usage":{"input_tokens":2048,"input_tokens_details":{"cached_tokens":1024}}}'
     const gzipped = gzipSync(json)
