@@ -12,7 +12,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   exports: Record<string, string | Record<string, string>>
   bin?: Record<string, string>
 }
-const SUBPATHS = ['node', 'store', 'server']
+const SUBPATHS = ['node', 'store', 'record', 'server']
 const problems: string[] = []
 
 for (const [subpath, target] of Object.entries(pkg.exports)) {
