@@ -211,7 +211,7 @@ function whichHarness(
   if (found === undefined)
     throw new UsageError(
       `record does not recognise the harness ${command[0]} runs`,
-      `name it: --harness ${RECORD_HARNESSES.join('|')}`,
+      `name it with --harness ${RECORD_HARNESSES.join('|')} (see \`sysprompt record --help\`)`,
     )
   return found
 }
