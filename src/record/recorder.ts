@@ -4,6 +4,7 @@ import type { CallRecord, RecordedUsage } from '../compile/call-record.js'
 import { warmth } from '../compile/colder.js'
 import type { PromptStore } from '../compile/types.js'
 import { classifyUsage } from '../compile/usage.js'
+import { LruCache } from '../shared/lru-cache.js'
 import { parseRequest, parseResponse, prefixHash, toRecordedPart } from './parse/index.js'
 import type { ParsedRequest } from './parse/types.js'
 import { prefixPrompt, prefixVersion } from './prefix-version.js'
@@ -77,6 +78,9 @@ export interface Recorder {
   summary(): RecordSummary
 }
 
+/** How many distinct parts' masked texts are kept (a harness's tools and system blocks, across its threads). */
+const MASKED_PARTS = 4096
+
 /** A harness's version from its user agent (`claude-cli/2.1.332`, `codex_exec/0.171.0`, `GeminiCLI/0.61.0`, …). */
 export function versionFromUserAgent(userAgent: string | undefined): string | undefined {
   if (userAgent === undefined) return undefined
@@ -109,6 +113,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const random = options.random ?? (() => randomBytes(3).toString('hex'))
   const conversations = new Map<string, Thread[]>()
   const warned = new Set<string>()
+  // A harness sends the same tools and system blocks with every request: each distinct part is masked once.
+  const maskedParts = new LruCache<string, string>(MASKED_PARTS)
+  const maskPart = async (part: { hash: string; text: string }): Promise<string> => {
+    const known = maskedParts.get(part.hash)
+    if (known !== undefined) return known
+    const masked = await options.mask(part.text)
+    maskedParts.set(part.hash, masked)
+    return masked
+  }
   /** Per conversation, the harness versions its drift was checked for. */
   const checked = new Map<string, Set<string>>()
   const summary: RecordSummary = {
@@ -151,7 +164,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const thread = joinThread(threads, keys)
     const prefix = prefixHash(request.parts)
     const masked = await Promise.all(
-      request.parts.map(async (p) => ({ section: p.section, text: await options.mask(p.text) })),
+      request.parts.map(async (p) => ({ section: p.section, text: await maskPart(p) })),
     )
     const compiled = prefixPrompt(masked, options.count, options.tokenizer)
     const tokens = compiled.tokens
