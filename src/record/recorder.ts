@@ -122,6 +122,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
     maskedParts.set(part.hash, masked)
     return masked
   }
+  // …and counted once: the same masked text comes back from the cache above as the same string.
+  const counted = new LruCache<string, number>(MASKED_PARTS)
+  const countPart = (text: string): number => {
+    const known = counted.get(text)
+    if (known !== undefined) return known
+    const tokens = options.count(text)
+    counted.set(text, tokens)
+    return tokens
+  }
   /** Per conversation, the harness versions its drift was checked for. */
   const checked = new Map<string, Set<string>>()
   const summary: RecordSummary = {
@@ -166,7 +175,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const masked = await Promise.all(
       request.parts.map(async (p) => ({ section: p.section, text: await maskPart(p) })),
     )
-    const compiled = prefixPrompt(masked, options.count, options.tokenizer)
+    const compiled = prefixPrompt(masked, countPart, options.tokenizer)
     const tokens = compiled.tokens
     if (partial && thread !== undefined) return { thread, version: thread.version, tokens }
     const at = now()
