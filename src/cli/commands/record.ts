@@ -174,9 +174,11 @@ export function registerRecord(program: Command, ctx: CommandContext): void {
           probe === undefined ? undefined : tryPoint(harness as RecordHarness, command, ctx, at, relay.url)
         let code: number = EXIT.ok
         if (pointing === undefined || pointing.manual !== undefined) {
+          // Listening for SIGINT and SIGTERM before saying where it listens: a caller may stop it as soon as it reads that.
+          const stopped = interrupted()
           if (pointing?.manual !== undefined) ctx.io.stderr.write(`sysprompt: ${pointing.manual}\n`)
           ctx.io.stdout.write(listenHelp(relay.url))
-          await interrupted()
+          await stopped
         } else {
           const env = { ...ctx.io.env, ...pointing.env, ...noProxyWithLoopback(ctx.io.env) }
           code = await runCommand(pointing.command, env, ctx.io.cwd).catch((error: NodeJS.ErrnoException) => {
